@@ -1,0 +1,111 @@
+package io.railyard.cli;
+
+import io.fabric8.kubernetes.api.model.Node;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodCondition;
+import io.fabric8.kubernetes.client.Config;
+import io.fabric8.kubernetes.client.ConfigBuilder;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.railyard.diagnose.ClusterAccess;
+import io.railyard.diagnose.ClusterView;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.regex.Pattern;
+
+/** Asks the Kubernetes API about one node: its allocatable resources and the RDMA device plugin pods on it. */
+final class ClusterObserver {
+    private static final Path SERVICE_ACCOUNT_TOKEN = Path.of("/var/run/secrets/kubernetes.io/serviceaccount/token");
+    private static final Pattern DEVICE_PLUGIN = Pattern.compile(
+            "(?i).*(rdma.*(device|dev)-?plugin|rdma-shared-dp|railyard-agent).*");
+
+    private ClusterObserver() {}
+
+    /** Connects with the first credentials found; none found is not an error, only a skipped check. */
+    static ClusterAccess observe(Path kubeconfig, Map<String, String> environment, String nodeName) {
+        Config config;
+        try {
+            config = config(kubeconfig, environment);
+        } catch (IOException e) {
+            throw new Railyard.UsageException("--kubeconfig " + kubeconfig + " cannot be read: " + e.getMessage());
+        }
+        if (config == null) {
+            return new ClusterAccess.NoCredentials("no kubeconfig and no in-cluster credentials");
+        }
+        try (KubernetesClient client = new KubernetesClientBuilder().withConfig(config).build()) {
+            return new ClusterAccess.Observed(view(client, nodeName));
+        } catch (KubernetesClientException e) {
+            return new ClusterAccess.Unreachable(config.getMasterUrl() + ": " + firstLine(e.getMessage()));
+        }
+    }
+
+    static ClusterView view(KubernetesClient client, String nodeName) {
+        Node node = client.nodes().withName(nodeName).get();
+        if (node == null) {
+            return new ClusterView(nodeName, false, Map.of(), List.of());
+        }
+        Map<String, String> allocatable = new TreeMap<>();
+        if (node.getStatus() != null && node.getStatus().getAllocatable() != null) {
+            node.getStatus().getAllocatable().forEach((name, quantity) -> allocatable.put(name, quantity.toString()));
+        }
+        List<ClusterView.PluginPod> plugins = client.pods().inAnyNamespace()
+                .withField("spec.nodeName", nodeName)
+                .list().getItems().stream()
+                .filter(pod -> pod.getSpec() != null && nodeName.equals(pod.getSpec().getNodeName()))
+                .filter(ClusterObserver::isDevicePlugin)
+                .map(pod -> new ClusterView.PluginPod(pod.getMetadata().getNamespace(), pod.getMetadata().getName(),
+                        pod.getStatus() == null ? "Unknown" : String.valueOf(pod.getStatus().getPhase()), isReady(pod)))
+                .toList();
+        return new ClusterView(nodeName, true, allocatable, plugins);
+    }
+
+    private static Config config(Path kubeconfig, Map<String, String> environment) throws IOException {
+        Path file = kubeconfig;
+        if (file == null && environment.containsKey("KUBECONFIG")) {
+            file = Path.of(environment.get("KUBECONFIG").split(java.io.File.pathSeparator)[0]);
+        }
+        if (file == null && environment.containsKey("HOME") && Files.isRegularFile(Path.of(environment.get("HOME"), ".kube", "config"))) {
+            file = Path.of(environment.get("HOME"), ".kube", "config");
+        }
+        Config base;
+        if (file != null) {
+            base = Config.fromKubeconfig(Files.readString(file));
+        } else if (environment.containsKey("KUBERNETES_SERVICE_HOST") && Files.isReadable(SERVICE_ACCOUNT_TOKEN)) {
+            base = Config.autoConfigure(null);
+        } else {
+            return null;
+        }
+        return new ConfigBuilder(base)
+                .withConnectionTimeout(3_000)
+                .withRequestTimeout(5_000)
+                .withRequestRetryBackoffLimit(0)
+                .build();
+    }
+
+    private static boolean isDevicePlugin(Pod pod) {
+        if (DEVICE_PLUGIN.matcher(pod.getMetadata().getName()).matches()) {
+            return true;
+        }
+        Map<String, String> labels = pod.getMetadata().getLabels();
+        return labels != null && labels.values().stream().anyMatch(value -> DEVICE_PLUGIN.matcher(value).matches());
+    }
+
+    private static boolean isReady(Pod pod) {
+        if (pod.getStatus() == null || pod.getStatus().getConditions() == null) {
+            return false;
+        }
+        return pod.getStatus().getConditions().stream()
+                .filter(c -> "Ready".equals(c.getType()))
+                .map(PodCondition::getStatus)
+                .anyMatch("True"::equals);
+    }
+
+    private static String firstLine(String message) {
+        return message == null ? "no answer" : message.lines().findFirst().orElse(message);
+    }
+}

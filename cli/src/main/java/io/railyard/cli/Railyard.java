@@ -1,0 +1,60 @@
+package io.railyard.cli;
+
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+
+/** The railyard command. */
+@Command(
+        name = "railyard",
+        mixinStandardHelpOptions = true,
+        versionProvider = Railyard.Version.class,
+        description = "Distributed GPU training on Kubernetes over RDMA, with the fast path verified.",
+        subcommands = {DoctorCommand.class, CommandLine.HelpCommand.class})
+public final class Railyard {
+    /** Exit code for usage errors: a bad flag, a root that does not exist. */
+    public static final int USAGE = 2;
+
+    public static void main(String[] args) {
+        System.exit(run(args));
+    }
+
+    /** Runs the command line and returns its exit code; errors a user can cause print one line, never a stack trace. */
+    public static int run(String... args) {
+        CommandLine commandLine = new CommandLine(new Railyard());
+        commandLine.setParameterExceptionHandler((e, ignored) -> {
+            CommandLine command = e.getCommandLine();
+            command.getErr().println(command.getCommandName() + ": " + e.getMessage()
+                    + " (see " + qualifiedName(command) + " --help)");
+            return USAGE;
+        });
+        commandLine.setExecutionExceptionHandler((e, command, ignored) -> {
+            if (e instanceof UsageException usage) {
+                command.getErr().println(command.getCommandName() + ": " + usage.getMessage());
+                return USAGE;
+            }
+            command.getErr().println(command.getCommandName() + ": internal error: " + e);
+            return 3;
+        });
+        return commandLine.execute(args);
+    }
+
+    private static String qualifiedName(CommandLine command) {
+        return command.getParent() == null ? command.getCommandName()
+                : qualifiedName(command.getParent()) + " " + command.getCommandName();
+    }
+
+    /** A mistake in the command line the user can fix; its message says what and how. */
+    static final class UsageException extends RuntimeException {
+        UsageException(String message) {
+            super(message);
+        }
+    }
+
+    static final class Version implements CommandLine.IVersionProvider {
+        @Override
+        public String[] getVersion() {
+            String version = Railyard.class.getPackage().getImplementationVersion();
+            return new String[] {"railyard " + (version == null ? "development build" : version)};
+        }
+    }
+}

@@ -1,0 +1,62 @@
+package io.railyard.diagnose;
+
+import io.railyard.node.Attr;
+import io.railyard.node.LinkState;
+import io.railyard.node.Port;
+import java.util.ArrayList;
+import java.util.List;
+
+/** Every RDMA port is ACTIVE and LinkUp; each bad port is named with its state and physical state. */
+final class LinkCheck implements Check {
+    static final String ID = "link";
+
+    @Override
+    public String id() {
+        return ID;
+    }
+
+    @Override
+    public CheckResult run(DoctorInput input) {
+        List<Port> ports = input.node().ports();
+        if (ports.isEmpty()) {
+            return CheckResult.skip(ID, "no RDMA ports");
+        }
+        List<String> details = new ArrayList<>();
+        List<String> bad = new ArrayList<>();
+        List<String> remedies = new ArrayList<>();
+        for (Port port : ports) {
+            String rate = port.rate().map(Object::toString).orElse("rate unknown");
+            details.add(port.id() + ": " + port.stateText() + ", " + rate + ", " + port.linkLayer().map(Object::toString).orElse("link layer unknown"));
+            if (port.isActive() && port.isLinkUp()) {
+                continue;
+            }
+            bad.add(describe(port));
+            remedies.add(remedy(port));
+        }
+        if (bad.isEmpty()) {
+            return CheckResult.ok(ID, "all " + ports.size() + " ports ACTIVE/LinkUp", details);
+        }
+        return new CheckResult(ID, CheckStatus.FAIL, bad.size() + " of " + ports.size() + " ports not active: "
+                + String.join("; ", bad), details, String.join("; ", remedies.stream().distinct().toList()));
+    }
+
+    private static String describe(Port port) {
+        if (port.state() instanceof Attr.Unknown<LinkState>(String reason)) {
+            return "port " + port.id() + " state is unknown: " + reason;
+        }
+        return "port " + port.id() + " is " + port.state().orElse(null) + " (phys_state " + port.physicalState().map(LinkState::name).orElse("unknown") + ")";
+    }
+
+    private static String remedy(Port port) {
+        String phys = port.physicalState().map(LinkState::name).orElse("");
+        return switch (phys) {
+            case "Polling" -> port.id() + ": no link partner: check the cable, the optic and the switch port";
+            case "Disabled" -> port.id() + ": the port is disabled: enable it (ip link set <netdev> up, or on the switch)";
+            case "LinkUp" -> port.isInfiniBand()
+                    ? port.id() + ": the link is up but not active: a subnet manager must configure it"
+                    : port.id() + ": the link is up but not active: bring its netdev up (ip link set <netdev> up)";
+            case "LinkErrorRecovery" -> port.id() + ": the link keeps retraining: check the cable and the symbol_error counter";
+            default -> port.id() + ": check the cable, the switch port and the driver (dmesg | grep mlx5)";
+        };
+    }
+}

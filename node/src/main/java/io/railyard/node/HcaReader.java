@@ -1,0 +1,149 @@
+package io.railyard.node;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/** Reads the RDMA devices under {@code /sys/class/infiniband}, their ports, GID tables and character devices. */
+final class HcaReader {
+    private static final String ZERO_GID = "0000:0000:0000:0000:0000:0000:0000:0000";
+
+    private final Sysfs sysfs;
+    private final PciReader pciReader;
+    private final Map<String, Netdev> netdevsByName;
+    private final Map<String, List<CharDevice>> charDevicesByHca;
+
+    HcaReader(Sysfs sysfs, PciReader pciReader, List<Netdev> netdevs) {
+        this.sysfs = sysfs;
+        this.pciReader = pciReader;
+        this.netdevsByName = new HashMap<>();
+        netdevs.forEach(netdev -> netdevsByName.put(netdev.name(), netdev));
+        this.charDevicesByHca = readCharDevices();
+    }
+
+    List<Hca> readAll() {
+        Path classDir = sysfs.resolve("sys/class/infiniband");
+        List<Hca> hcas = new ArrayList<>();
+        for (String name : sysfs.list(classDir)) {
+            hcas.add(read(name, classDir.resolve(name)));
+        }
+        return hcas;
+    }
+
+    private Hca read(String name, Path dir) {
+        Attr<PciDevice> pci = pciReader.read(dir.resolve("device"));
+        List<Port> ports = new ArrayList<>();
+        for (String port : sysfs.list(dir.resolve("ports"))) {
+            if (port.chars().allMatch(Character::isDigit)) {
+                ports.add(readPort(name, Integer.parseInt(port), dir.resolve("ports").resolve(port), dir));
+            }
+        }
+        return new Hca(
+                name,
+                sysfs.read(dir.resolve("node_type")),
+                sysfs.read(dir.resolve("node_guid")),
+                sysfs.read(dir.resolve("sys_image_guid")),
+                sysfs.read(dir.resolve("fw_ver")),
+                sysfs.read(dir.resolve("hca_type")),
+                sysfs.read(dir.resolve("board_id")),
+                pci,
+                ports,
+                charDevicesByHca.getOrDefault(name, List.of()));
+    }
+
+    private Port readPort(String hca, int number, Path dir, Path hcaDir) {
+        GidTable gids = readGids(dir);
+        return new Port(
+                hca,
+                number,
+                dir,
+                sysfs.read(dir.resolve("state"), LinkState::parse),
+                sysfs.read(dir.resolve("phys_state"), LinkState::parse),
+                sysfs.read(dir.resolve("rate"), Rate::parse),
+                sysfs.read(dir.resolve("link_layer"), LinkLayer::parse),
+                sysfs.readInt(dir.resolve("lid")),
+                sysfs.readInt(dir.resolve("sm_lid")),
+                gids,
+                netdevOf(number, gids, hcaDir.resolve("device")));
+    }
+
+    private GidTable readGids(Path portDir) {
+        Path gidsDir = portDir.resolve("gids");
+        List<Gid> gids = new ArrayList<>();
+        for (String index : sysfs.list(gidsDir)) {
+            if (!index.chars().allMatch(Character::isDigit)) {
+                continue;
+            }
+            Attr<String> address = sysfs.read(gidsDir.resolve(index));
+            // Reading the type or netdev of an empty entry fails (EINVAL on a real host): read them only for used entries.
+            if (!address.isKnown() || address.orElse(ZERO_GID).equals(ZERO_GID)) {
+                continue;
+            }
+            gids.add(new Gid(
+                    Integer.parseInt(index),
+                    address.orElse(ZERO_GID),
+                    sysfs.read(portDir.resolve("gid_attrs/types").resolve(index), GidType::parse),
+                    sysfs.read(portDir.resolve("gid_attrs/ndevs").resolve(index)).flatMap(HcaReader::nonEmpty)));
+        }
+        gids.sort(Comparator.comparingInt(Gid::index));
+        return new GidTable(gids);
+    }
+
+    /** RoCE ports name their netdev in the GID table; otherwise it is the PCI function's netdev for this port. */
+    private Attr<Netdev> netdevOf(int port, GidTable gids, Path pciDevice) {
+        Optional<String> fromGids = gids.entries().stream()
+                .map(gid -> gid.netdev().orElse(""))
+                .filter(name -> !name.isEmpty())
+                .findFirst();
+        if (fromGids.isPresent()) {
+            return Attr.of(netdev(fromGids.get()));
+        }
+        List<String> candidates = sysfs.list(pciDevice.resolve("net"));
+        if (candidates.size() == 1) {
+            return Attr.of(netdev(candidates.getFirst()));
+        }
+        // Several netdevs on one function (mlx4 with two ports): dev_port counts ports from zero.
+        for (String name : candidates) {
+            if (sysfs.readInt(pciDevice.resolve("net").resolve(name).resolve("dev_port")).is(p -> p == port - 1)) {
+                return Attr.of(netdev(name));
+            }
+        }
+        return Attr.unknown("no netdev for port " + port + " in the GID table or under " + sysfs.hostPath(pciDevice.resolve("net")));
+    }
+
+    private Netdev netdev(String name) {
+        return netdevsByName.computeIfAbsent(name, n -> NetdevReader.read(sysfs, n));
+    }
+
+    private Map<String, List<CharDevice>> readCharDevices() {
+        Map<String, List<CharDevice>> byHca = new HashMap<>();
+        addCharDevices(byHca, "sys/class/infiniband_verbs", "uverbs", CharDevice.Kind.UVERBS);
+        addCharDevices(byHca, "sys/class/infiniband_mad", "umad", CharDevice.Kind.UMAD);
+        addCharDevices(byHca, "sys/class/infiniband_mad", "issm", CharDevice.Kind.ISSM);
+        return byHca;
+    }
+
+    private void addCharDevices(Map<String, List<CharDevice>> byHca, String classDir, String prefix, CharDevice.Kind kind) {
+        Path dir = sysfs.resolve(classDir);
+        for (String name : sysfs.list(dir)) {
+            if (!name.startsWith(prefix) || !name.substring(prefix.length()).chars().allMatch(Character::isDigit)) {
+                continue; // e.g. abi_version
+            }
+            Attr<String> hca = sysfs.read(dir.resolve(name).resolve("ibdev"));
+            if (!hca.isKnown()) {
+                continue;
+            }
+            int port = kind == CharDevice.Kind.UVERBS ? 0 : sysfs.readInt(dir.resolve(name).resolve("port")).orElse(0);
+            boolean present = sysfs.exists(sysfs.resolve("dev/infiniband").resolve(name));
+            byHca.computeIfAbsent(hca.orElse(""), k -> new ArrayList<>()).add(new CharDevice(kind, name, port, present));
+        }
+    }
+
+    private static Attr<String> nonEmpty(String text) {
+        return text.isEmpty() ? Attr.unknown("empty") : Attr.of(text);
+    }
+}

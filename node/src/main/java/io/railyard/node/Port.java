@@ -1,0 +1,65 @@
+package io.railyard.node;
+
+import java.nio.file.Path;
+import java.util.OptionalInt;
+
+/**
+ * One port of an HCA, as read from {@code /sys/class/infiniband/<hca>/ports/<n>}.
+ *
+ * @param dir the port's directory, for counters read on demand
+ */
+public record Port(
+        String hca,
+        int number,
+        Path dir,
+        Attr<LinkState> state,
+        Attr<LinkState> physicalState,
+        Attr<Rate> rate,
+        Attr<LinkLayer> linkLayer,
+        Attr<Integer> lid,
+        Attr<Integer> smLid,
+        GidTable gids,
+        Attr<Netdev> netdev) {
+
+    /** The port as NCCL and ibstat name it: {@code mlx5_1:1}. */
+    public String id() {
+        return hca + ":" + number;
+    }
+
+    public boolean isActive() {
+        return state.is(s -> s.id() == LinkState.ACTIVE);
+    }
+
+    public boolean isLinkUp() {
+        return physicalState.is(s -> s.id() == LinkState.LINK_UP);
+    }
+
+    /** True for RoCE: the link layer is Ethernet. */
+    public boolean isRoce() {
+        return linkLayer.is(layer -> layer == LinkLayer.ETHERNET);
+    }
+
+    public boolean isInfiniBand() {
+        return linkLayer.is(layer -> layer == LinkLayer.INFINIBAND);
+    }
+
+    /** The GID index NCCL should use: a RoCE v2 IPv4 entry; none on InfiniBand or when no such entry exists. */
+    public OptionalInt ncclGidIndex() {
+        return isRoce() ? gids.roceV2Ipv4Index() : OptionalInt.empty();
+    }
+
+    /** The InfiniBand PMA counters ({@code counters/}), read now. */
+    public Counters counters(Sysfs sysfs) {
+        return Counters.read(sysfs, dir.resolve("counters"));
+    }
+
+    /** The driver's hardware counters ({@code hw_counters/}), read now. */
+    public Counters hwCounters(Sysfs sysfs) {
+        return Counters.read(sysfs, dir.resolve("hw_counters"));
+    }
+
+    /** State and physical state as people read them: {@code ACTIVE/LinkUp}. */
+    public String stateText() {
+        return state.map(LinkState::name).orElse("unknown") + "/" + physicalState.map(LinkState::name).orElse("unknown");
+    }
+}
