@@ -1,5 +1,8 @@
 package io.railyard.cli;
 
+import java.io.OutputStreamWriter;
+import java.io.PrintWriter;
+import java.nio.charset.StandardCharsets;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
@@ -15,12 +18,14 @@ public final class Railyard {
     public static final int USAGE = 2;
 
     public static void main(String[] args) {
-        System.exit(run(args));
+        PrintWriter out = new PrintWriter(new OutputStreamWriter(System.out, StandardCharsets.UTF_8), true);
+        PrintWriter err = new PrintWriter(new OutputStreamWriter(System.err, StandardCharsets.UTF_8), true);
+        System.exit(run(out, err, args));
     }
 
     /** Runs the command line and returns its exit code; errors a user can cause print one line, never a stack trace. */
-    public static int run(String... args) {
-        CommandLine commandLine = new CommandLine(new Railyard());
+    public static int run(PrintWriter out, PrintWriter err, String... args) {
+        CommandLine commandLine = new CommandLine(new Railyard()).setOut(out).setErr(err);
         commandLine.setParameterExceptionHandler((e, ignored) -> {
             CommandLine command = e.getCommandLine();
             command.getErr().println(command.getCommandName() + ": " + e.getMessage()

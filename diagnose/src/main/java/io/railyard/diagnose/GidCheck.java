@@ -36,7 +36,7 @@ final class GidCheck implements Check {
                         + gid.netdev().map(n -> " on " + n).orElse(""));
             } else {
                 String seen = port.gids().entries().stream()
-                        .map(g -> g.index() + "=" + g.displayAddress() + " " + g.type().orElse(null))
+                        .map(g -> g.index() + "=" + g.displayAddress() + " " + g.type().map(Object::toString).orElse("(type unknown)"))
                         .collect(Collectors.joining(", "));
                 missing.add(port.id());
                 details.add(port.id() + ": no RoCE v2 IPv4 GID; table: " + (seen.isEmpty() ? "empty" : seen));

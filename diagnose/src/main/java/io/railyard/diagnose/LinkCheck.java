@@ -44,7 +44,7 @@ final class LinkCheck implements Check {
         if (port.state() instanceof Attr.Unknown<LinkState>(String reason)) {
             return "port " + port.id() + " state is unknown: " + reason;
         }
-        return "port " + port.id() + " is " + port.state().orElse(null) + " (phys_state " + port.physicalState().map(LinkState::name).orElse("unknown") + ")";
+        return "port " + port.id() + " is " + port.state().orElseThrow() + " (phys_state " + port.physicalState().map(LinkState::name).orElse("unknown") + ")";
     }
 
     private static String remedy(Port port) {

@@ -23,7 +23,7 @@ final class MemlockCheck implements Check {
         if (limit instanceof Attr.Unknown<MemlockLimit>(String reason)) {
             return new CheckResult(ID, CheckStatus.WARN, "memlock limit unknown: " + reason, List.of(), "check ulimit -l");
         }
-        MemlockLimit memlock = limit.orElse(null);
+        MemlockLimit memlock = limit.orElseThrow();
         String text = "soft " + MemlockLimit.describe(memlock.softBytes()) + ", hard " + MemlockLimit.describe(memlock.hardBytes());
         if (memlock.isUnlimited()) {
             return CheckResult.ok(ID, "memlock unlimited", List.of(text));

@@ -42,7 +42,7 @@ final class MtuCheck implements Check {
                 bad.add(port.id() + " has no known netdev (" + port.netdev().text() + ")");
                 continue;
             }
-            Netdev netdev = port.netdev().orElse(null);
+            Netdev netdev = port.netdev().orElseThrow();
             if (!netdev.mtu().isKnown()) {
                 bad.add(port.id() + " netdev " + netdev.name() + " MTU " + netdev.mtu().text());
                 continue;

@@ -127,7 +127,7 @@ final class NcclEnvCheck implements Check {
                 findings.fail("NCCL_IB_GID_INDEX=" + index + " is empty on " + port.id(), "use the index the gid check reports");
             } else if (!gid.get().isRoceV2() || gid.get().isLinkLocal() || !gid.get().isIpv4()) {
                 findings.fail("NCCL_IB_GID_INDEX=" + index + " on " + port.id() + " is " + gid.get().displayAddress() + " "
-                                + gid.get().type().orElse(null) + ", not a RoCE v2 IPv4 GID",
+                                + gid.get().type().map(Object::toString).orElse("(type unknown)") + ", not a RoCE v2 IPv4 GID",
                         "use the RoCE v2 IPv4 index the gid check reports (ibv_devinfo -v shows the table)");
             }
         }

@@ -33,6 +33,14 @@ public sealed interface Attr<T> permits Attr.Known, Attr.Unknown {
         return this instanceof Known<T>(T value) ? value : fallback;
     }
 
+    /** The value; an unknown one throws with its reason. */
+    default T orElseThrow() {
+        return switch (this) {
+            case Known<T>(T value) -> value;
+            case Unknown<T>(String reason) -> throw new IllegalStateException(reason);
+        };
+    }
+
     /** True only when the value is known and passes the test. */
     default boolean is(Predicate<? super T> test) {
         return this instanceof Known<T>(T value) && test.test(value);

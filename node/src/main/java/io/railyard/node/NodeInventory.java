@@ -50,7 +50,7 @@ public record NodeInventory(
         for (Gpu gpu : gpus) {
             hcas.stream()
                     .filter(hca -> hca.pci().isKnown())
-                    .map(hca -> new GpuNicAffinity(gpu, hca, PathClass.between(gpu.pci(), hca.pci().orElse(null))))
+                    .map(hca -> new GpuNicAffinity(gpu, hca, PathClass.between(gpu.pci(), hca.pci().orElseThrow())))
                     .min(Comparator.comparing(GpuNicAffinity::pathClass))
                     .ifPresent(result::add);
         }

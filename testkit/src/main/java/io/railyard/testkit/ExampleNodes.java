@@ -51,6 +51,17 @@ public final class ExampleNodes {
         return nodes;
     }
 
+    /** Writes one example into {@code dir} and returns the tree for further changes. */
+    public static HostTree write(String name, Path dir) {
+        Consumer<HostTree> writer = all().get(name);
+        if (writer == null) {
+            throw new IllegalArgumentException("no example node " + name);
+        }
+        HostTree tree = HostTree.at(dir);
+        writer.accept(tree);
+        return tree;
+    }
+
     /** Writes every example under {@code dir}, replacing what is there. */
     public static void writeAll(Path dir) {
         all().forEach((name, writer) -> {
