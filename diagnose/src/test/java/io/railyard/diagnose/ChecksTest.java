@@ -1,0 +1,114 @@
+package io.railyard.diagnose;
+
+import static io.railyard.diagnose.DoctorExamplesTest.check;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.railyard.node.NodeDiscovery;
+import io.railyard.testkit.ExampleNodes;
+import io.railyard.testkit.HostTree;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class ChecksTest {
+    @TempDir
+    Path dir;
+
+    private static DoctorReport doctor(Path root, List<Path> path, ClusterAccess cluster) {
+        return Doctor.run(new DoctorInput(NodeDiscovery.discover(root), Map.of(), path, "rdma/rdma", cluster));
+    }
+
+    private static ClusterAccess none() {
+        return new ClusterAccess.NoCredentials("no kubeconfig and no in-cluster credentials");
+    }
+
+    @Test
+    void roceMtuFollowsTheKernelsHeaderAllowance() {
+        assertThat(MtuCheck.activeRoceMtu(9000)).isEqualTo(4096);
+        assertThat(MtuCheck.activeRoceMtu(4192)).isEqualTo(4096);
+        assertThat(MtuCheck.activeRoceMtu(4191)).isEqualTo(2048);
+        assertThat(MtuCheck.activeRoceMtu(1500)).isEqualTo(1024);
+        assertThat(MtuCheck.activeRoceMtu(300)).isZero();
+    }
+
+    @Test
+    void gidIndexesThatDifferWarn() {
+        HostTree tree = ExampleNodes.write(ExampleNodes.ROCE, dir);
+        tree.file(tree.portDir("mlx5_2", 1) + "/gids/3", "0000:0000:0000:0000:0000:0000:0000:0000");
+        tree.gid("mlx5_2", 1, 5, "0000:0000:0000:0000:0000:ffff:0a0a:020b", "RoCE v2", "eth2");
+
+        CheckResult gid = check(doctor(tree.root(), List.of(), none()), "gid");
+
+        assertThat(gid.status()).isEqualTo(CheckStatus.WARN);
+        assertThat(gid.summary()).contains("differs between ports: 3, 5, 3, 3");
+        assertThat(gid.remedy()).contains("NCCL_IB_ADDR_FAMILY=AF_INET");
+    }
+
+    @Test
+    void dmaBufMakesGpuDirectPossibleWithoutPeerMemory() {
+        HostTree tree = ExampleNodes.write("broken/gpudirect", dir);
+        tree.file("proc/driver/nvidia/version",
+                "NVRM version: NVIDIA UNIX Open Kernel Module for x86_64  570.86.15  Release Build");
+
+        CheckResult gpudirect = check(doctor(tree.root(), List.of(), none()), "gpudirect");
+
+        assertThat(gpudirect.status()).isEqualTo(CheckStatus.OK);
+        assertThat(gpudirect.summary()).contains("DMA-BUF");
+        assertThat(GpuDirectCheck.atLeast512("5.11.0-1")).isFalse();
+        assertThat(GpuDirectCheck.atLeast512("6.8.0-45-generic")).isTrue();
+    }
+
+    @Test
+    void largeButLimitedMemlockWarns() {
+        HostTree tree = ExampleNodes.write(ExampleNodes.ROCE, dir).memlock(String.valueOf(8L << 30), String.valueOf(8L << 30));
+
+        CheckResult memlock = check(doctor(tree.root(), List.of(), none()), "memlock");
+
+        assertThat(memlock.status()).isEqualTo(CheckStatus.WARN);
+        assertThat(memlock.summary()).contains("8 GiB");
+    }
+
+    @Test
+    void perftestFoundOnPath() throws Exception {
+        Path bin = Files.createDirectories(dir.resolve("bin"));
+        Path tool = Files.writeString(bin.resolve("ib_write_bw"), "#!/bin/sh\n");
+        Files.setPosixFilePermissions(tool, PosixFilePermissions.fromString("rwxr-xr-x"));
+        Path root = ExampleNodes.write(ExampleNodes.ROCE, dir.resolve("node")).root();
+
+        CheckResult perftest = check(doctor(root, List.of(dir.resolve("nowhere"), bin), none()), "perftest");
+
+        assertThat(perftest.status()).isEqualTo(CheckStatus.OK);
+        assertThat(perftest.summary()).contains(tool.toString());
+        assertThat(perftest.details()).contains("on the first node: ib_write_bw -d mlx5_1 -x 3 -F --report_gbits");
+    }
+
+    @Test
+    void kubernetesVerdicts() {
+        Path root = ExampleNodes.write(ExampleNodes.ROCE, dir).root();
+        ClusterView.PluginPod ready = new ClusterView.PluginPod("railyard", "railyard-agent-x7k2p", "Running", true);
+        ClusterView.PluginPod notReady = new ClusterView.PluginPod("kube-system", "rdma-shared-dp-ds-abcde", "Running", false);
+
+        assertThat(kubernetes(root, new ClusterAccess.Observed(new ClusterView("gpu-1", true, Map.of("rdma/rdma", "4"), List.of(ready)))))
+                .extracting(CheckResult::status, CheckResult::summary)
+                .containsExactly(CheckStatus.OK, "gpu-1 offers 4 rdma/rdma through a ready device plugin");
+        assertThat(kubernetes(root, new ClusterAccess.Observed(new ClusterView("gpu-1", true, Map.of("rdma/rdma", "0"), List.of(ready)))).summary())
+                .contains("gpu-1 has no allocatable rdma/rdma");
+        assertThat(kubernetes(root, new ClusterAccess.Observed(new ClusterView("gpu-1", true, Map.of(), List.of(notReady)))).summary())
+                .contains("is not ready");
+        assertThat(kubernetes(root, new ClusterAccess.Observed(new ClusterView("gpu-1", true, Map.of("rdma/rdma", "4"), List.of()))).summary())
+                .contains("no RDMA device plugin pod runs on gpu-1");
+        assertThat(kubernetes(root, new ClusterAccess.Observed(new ClusterView("gpu-9", false, Map.of(), List.of()))).summary())
+                .contains("node gpu-9 is not in the cluster");
+        assertThat(kubernetes(root, new ClusterAccess.Unreachable("https://10.0.0.1:6443: connect timed out")).status())
+                .isEqualTo(CheckStatus.WARN);
+        assertThat(kubernetes(root, none()).status()).isEqualTo(CheckStatus.SKIP);
+    }
+
+    private static CheckResult kubernetes(Path root, ClusterAccess cluster) {
+        return check(doctor(root, List.of(), cluster), "kubernetes");
+    }
+}
