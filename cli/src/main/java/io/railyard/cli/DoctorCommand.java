@@ -55,13 +55,18 @@ final class DoctorCommand implements Callable<Integer> {
     @Option(names = "--kubeconfig", description = "Kubeconfig file (default: KUBECONFIG, ~/.kube/config, else in-cluster credentials).")
     Path kubeconfig;
 
+    @Option(names = "--no-kubernetes", description = "Do not ask the Kubernetes API (the kubernetes check is skipped).")
+    boolean noKubernetes;
+
     @Override
     public Integer call() {
         NodeInventory node = NodeDiscovery.discover(HostRoot.check(root));
         Map<String, String> environment = new HashMap<>(System.getenv());
         environment.putAll(extraEnvironment);
         String name = nodeName != null ? nodeName : environment.getOrDefault("NODE_NAME", node.hostname().orElse("localhost"));
-        ClusterAccess cluster = ClusterObserver.observe(kubeconfig, environment, name);
+        ClusterAccess cluster = noKubernetes
+                ? new ClusterAccess.NoCredentials("--no-kubernetes given")
+                : ClusterObserver.observe(kubeconfig, environment, name);
         DoctorReport report = Doctor.run(new DoctorInput(node, environment, searchPath(environment), resource, cluster));
         PrintWriter out = spec.commandLine().getOut();
         switch (output) {
