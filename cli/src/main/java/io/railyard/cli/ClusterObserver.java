@@ -1,8 +1,10 @@
 package io.railyard.cli;
 
 import io.fabric8.kubernetes.api.model.Node;
+import io.fabric8.kubernetes.api.model.ObjectMeta;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodCondition;
+import io.fabric8.kubernetes.api.model.apps.DaemonSet;
 import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.ConfigBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -13,12 +15,16 @@ import io.railyard.diagnose.ClusterView;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.regex.Pattern;
 
-/** Asks the Kubernetes API about one node: its allocatable resources and the RDMA device plugin pods on it. */
+/**
+ * Asks the Kubernetes API about one node: its allocatable resources and the RDMA device plugin pods on it.
+ * Needs get on nodes, list on daemonsets and pods.
+ */
 final class ClusterObserver {
     private static final Path SERVICE_ACCOUNT_TOKEN = Path.of("/var/run/secrets/kubernetes.io/serviceaccount/token");
     private static final Pattern DEVICE_PLUGIN = Pattern.compile(
@@ -53,14 +59,20 @@ final class ClusterObserver {
         if (node.getStatus() != null && node.getStatus().getAllocatable() != null) {
             node.getStatus().getAllocatable().forEach((name, quantity) -> allocatable.put(name, quantity.toString()));
         }
-        List<ClusterView.PluginPod> plugins = client.pods().inAnyNamespace()
-                .withField("spec.nodeName", nodeName)
-                .list().getItems().stream()
-                .filter(pod -> pod.getSpec() != null && nodeName.equals(pod.getSpec().getNodeName()))
-                .filter(ClusterObserver::isDevicePlugin)
-                .map(pod -> new ClusterView.PluginPod(pod.getMetadata().getNamespace(), pod.getMetadata().getName(),
-                        pod.getStatus() == null ? "Unknown" : String.valueOf(pod.getStatus().getPhase()), isReady(pod)))
-                .toList();
+        // Device plugins run as DaemonSets: find those, then their pods on this node by the DaemonSet's own selector.
+        List<ClusterView.PluginPod> plugins = new ArrayList<>();
+        for (DaemonSet daemonSet : client.apps().daemonSets().inAnyNamespace().list().getItems()) {
+            if (!isDevicePlugin(daemonSet.getMetadata()) || daemonSet.getSpec().getSelector() == null) {
+                continue;
+            }
+            client.pods().inNamespace(daemonSet.getMetadata().getNamespace())
+                    .withLabels(daemonSet.getSpec().getSelector().getMatchLabels())
+                    .list().getItems().stream()
+                    .filter(pod -> pod.getSpec() != null && nodeName.equals(pod.getSpec().getNodeName()))
+                    .map(pod -> new ClusterView.PluginPod(pod.getMetadata().getNamespace(), pod.getMetadata().getName(),
+                            pod.getStatus() == null ? "Unknown" : String.valueOf(pod.getStatus().getPhase()), isReady(pod)))
+                    .forEach(plugins::add);
+        }
         return new ClusterView(nodeName, true, allocatable, plugins);
     }
 
@@ -87,11 +99,11 @@ final class ClusterObserver {
                 .build();
     }
 
-    private static boolean isDevicePlugin(Pod pod) {
-        if (DEVICE_PLUGIN.matcher(pod.getMetadata().getName()).matches()) {
+    private static boolean isDevicePlugin(ObjectMeta metadata) {
+        if (DEVICE_PLUGIN.matcher(metadata.getName()).matches()) {
             return true;
         }
-        Map<String, String> labels = pod.getMetadata().getLabels();
+        Map<String, String> labels = metadata.getLabels();
         return labels != null && labels.values().stream().anyMatch(value -> DEVICE_PLUGIN.matcher(value).matches());
     }
 

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.fabric8.kubernetes.api.model.NodeBuilder;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.Quantity;
+import io.fabric8.kubernetes.api.model.apps.DaemonSetBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.server.mock.EnableKubernetesMockClient;
 import io.railyard.testkit.ExampleNodes;
@@ -27,6 +28,11 @@ class ClusterObserverTest {
     @BeforeEach
     void writeKubeconfig() throws Exception {
         client.pods().inAnyNamespace().delete();
+        client.apps().daemonSets().inAnyNamespace().delete();
+        client.apps().daemonSets().inNamespace("railyard").resource(new DaemonSetBuilder()
+                .withNewMetadata().withName("railyard-agent").withNamespace("railyard").endMetadata()
+                .withNewSpec().withNewSelector().addToMatchLabels("app.kubernetes.io/name", "railyard-agent").endSelector()
+                .endSpec().build()).create();
         kubeconfig = Files.writeString(dir.resolve("kubeconfig"), """
                 apiVersion: v1
                 kind: Config
@@ -83,6 +89,15 @@ class ClusterObserverTest {
 
         assertThat(run.exitCode()).isOne();
         assertThat(run.out()).contains("❌ kubernetes        no RDMA device plugin pod runs on gpu-roce-01");
+    }
+
+    @Test
+    void podsOfOtherDaemonSetsAreNotPlugins() {
+        client.pods().inNamespace("monitoring").resource(new PodBuilder()
+                .withNewMetadata().withName("node-exporter-abcde").withNamespace("monitoring").addToLabels("app", "node-exporter").endMetadata()
+                .withNewSpec().withNodeName("gpu-roce-01").endSpec().build()).create();
+
+        assertThat(doctor().out()).contains("no RDMA device plugin pod runs on gpu-roce-01");
     }
 
     @Test
