@@ -94,6 +94,16 @@ class DoctorCommandTest {
     }
 
     @Test
+    void rootThatIsAFileIsAUsageError() throws Exception {
+        Path file = java.nio.file.Files.writeString(dir.resolve("a-file"), "x");
+
+        CommandRun run = CommandRun.of("doctor", "--root", file.toString());
+
+        assertThat(run.exitCode()).isEqualTo(2);
+        assertThat(run.err()).isEqualTo("doctor: --root " + file + " is not a readable directory\n");
+    }
+
+    @Test
     void unknownFlagIsAOneLineUsageError() {
         CommandRun run = CommandRun.of("doctor", "--rooot=/");
 
