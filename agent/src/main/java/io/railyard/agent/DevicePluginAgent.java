@@ -1,0 +1,185 @@
+package io.railyard.agent;
+
+import io.grpc.StatusRuntimeException;
+import io.railyard.node.NodeInventory;
+import io.railyard.node.Sysfs;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.ClosedWatchServiceException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardWatchEventKinds;
+import java.nio.file.WatchEvent;
+import java.nio.file.WatchKey;
+import java.nio.file.WatchService;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Runs one device plugin per configured resource: serves each on its socket, registers it with the kubelet, polls
+ * port health, and registers again when the kubelet restarts (it re-creates {@code kubelet.sock} and removes the
+ * plugins' sockets), noticed through the directory's inotify events rather than by polling.
+ */
+public final class DevicePluginAgent implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(DevicePluginAgent.class);
+    private static final Duration REGISTER_RETRY = Duration.ofSeconds(1);
+
+    private final Path pluginDir;
+    private final List<RdmaDevicePlugin> plugins;
+    private final Duration pollInterval;
+    private final Map<String, PluginServer> servers = new ConcurrentHashMap<>();
+    private final Set<String> registered = ConcurrentHashMap.newKeySet();
+    private final Set<String> failingRegistration = ConcurrentHashMap.newKeySet();
+    private final ScheduledExecutorService scheduler = Executors.newSingleThreadScheduledExecutor(
+            Thread.ofPlatform().name("railyard-agent").daemon().factory());
+    private WatchService watchService;
+    private Thread watcher;
+
+    private DevicePluginAgent(Path pluginDir, List<RdmaDevicePlugin> plugins, Duration pollInterval) {
+        this.pluginDir = pluginDir;
+        this.plugins = plugins;
+        this.pollInterval = pollInterval;
+    }
+
+    /** Builds the plugins for a node; a port goes to the first resource whose selector matches it. */
+    public static DevicePluginAgent create(NodeInventory node, Path root, Path pluginDir, AgentConfig config, Duration pollInterval) {
+        if (!Files.isDirectory(pluginDir)) {
+            throw new AgentConfig.ConfigException("--device-plugin-dir " + pluginDir + " is not a directory: "
+                    + "mount the kubelet's device plugin directory (/var/lib/kubelet/device-plugins)");
+        }
+        Sysfs sysfs = new Sysfs(root);
+        Set<String> taken = new HashSet<>();
+        List<RdmaDevicePlugin> plugins = new ArrayList<>();
+        for (ResourceConfig resource : config.resources()) {
+            List<PluginDevice> devices = PluginDevice.forResource(node, resource, taken);
+            LOG.info("{}: {} devices {}", resource.name(), devices.size(), devices.stream().map(PluginDevice::id).toList());
+            plugins.add(new RdmaDevicePlugin(resource, sysfs, devices));
+        }
+        return new DevicePluginAgent(pluginDir, plugins, pollInterval);
+    }
+
+    public void start() {
+        plugins.forEach(this::serve);
+        startWatching();
+        if (Files.exists(pluginDir.resolve(KubeletClient.KUBELET_SOCKET))) {
+            plugins.forEach(plugin -> scheduler.execute(() -> register(plugin)));
+        } else {
+            LOG.warn("no {} in {} yet: registering when the kubelet creates it", KubeletClient.KUBELET_SOCKET, pluginDir);
+        }
+        long millis = pollInterval.toMillis();
+        scheduler.scheduleWithFixedDelay(() -> plugins.forEach(RdmaDevicePlugin::refreshHealth), millis, millis, TimeUnit.MILLISECONDS);
+    }
+
+    /** True while every plugin is served and registered with the kubelet. */
+    public boolean isServingAndRegistered() {
+        return plugins.stream().allMatch(p -> servers.containsKey(p.resource().name()) && registered.contains(p.resource().name()));
+    }
+
+    List<RdmaDevicePlugin> plugins() {
+        return plugins;
+    }
+
+    private void serve(RdmaDevicePlugin plugin) {
+        PluginServer old = servers.remove(plugin.resource().name());
+        if (old != null) {
+            plugin.closeStreams();
+            old.close();
+        }
+        servers.put(plugin.resource().name(), PluginServer.start(pluginDir.resolve(plugin.resource().socketName()), plugin));
+    }
+
+    private void register(RdmaDevicePlugin plugin) {
+        String name = plugin.resource().name();
+        try {
+            KubeletClient.register(pluginDir, plugin.resource());
+            registered.add(name);
+            failingRegistration.remove(name);
+            LOG.info("{} registered with the kubelet (endpoint {})", name, plugin.resource().socketName());
+        } catch (StatusRuntimeException e) {
+            registered.remove(name);
+            if (failingRegistration.add(name)) {
+                LOG.warn("{} could not register with the kubelet: {}; retrying every {} s", name, e.getStatus(), REGISTER_RETRY.toSeconds());
+            }
+            if (Files.exists(pluginDir.resolve(KubeletClient.KUBELET_SOCKET))) {
+                scheduler.schedule(() -> register(plugin), REGISTER_RETRY.toMillis(), TimeUnit.MILLISECONDS);
+            }
+        }
+    }
+
+    /** The kubelet restarted: serve again where our socket was removed, then register everything. */
+    private void onKubeletRestart() {
+        LOG.info("{} was created: the kubelet restarted, registering again", KubeletClient.KUBELET_SOCKET);
+        registered.clear();
+        restoreRemovedSockets();
+        plugins.forEach(this::register);
+    }
+
+    private void restoreRemovedSockets() {
+        for (RdmaDevicePlugin plugin : plugins) {
+            if (!Files.exists(pluginDir.resolve(plugin.resource().socketName()))) {
+                serve(plugin);
+            }
+        }
+    }
+
+    private void startWatching() {
+        try {
+            watchService = pluginDir.getFileSystem().newWatchService();
+            pluginDir.register(watchService, StandardWatchEventKinds.ENTRY_CREATE, StandardWatchEventKinds.ENTRY_DELETE);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot watch " + pluginDir + ": " + e.getMessage(), e);
+        }
+        watcher = Thread.ofPlatform().name("railyard-kubelet-watch").daemon().start(this::watch);
+    }
+
+    private void watch() {
+        try {
+            while (true) {
+                WatchKey key = watchService.take();
+                for (WatchEvent<?> event : key.pollEvents()) {
+                    Object context = event.context();
+                    boolean kubeletCreated = event.kind() == StandardWatchEventKinds.ENTRY_CREATE
+                            && KubeletClient.KUBELET_SOCKET.equals(String.valueOf(context));
+                    if (kubeletCreated || event.kind() == StandardWatchEventKinds.OVERFLOW) {
+                        scheduler.execute(this::onKubeletRestart);
+                    } else if (event.kind() == StandardWatchEventKinds.ENTRY_DELETE) {
+                        scheduler.execute(this::restoreRemovedSockets);
+                    }
+                }
+                if (!key.reset()) {
+                    LOG.error("{} went away: the agent can no longer see kubelet restarts", pluginDir);
+                    return;
+                }
+            }
+        } catch (InterruptedException | ClosedWatchServiceException e) {
+            // closing
+        }
+    }
+
+    /** Stops serving and removes the sockets. */
+    @Override
+    public void close() {
+        if (watcher != null) {
+            try {
+                watchService.close();
+            } catch (IOException e) {
+                LOG.debug("closing the watch service: {}", e.getMessage());
+            }
+            watcher.interrupt();
+        }
+        scheduler.shutdownNow();
+        plugins.forEach(RdmaDevicePlugin::closeStreams);
+        servers.values().forEach(PluginServer::close);
+        servers.clear();
+    }
+}

@@ -1,0 +1,251 @@
+package io.railyard.agent;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.grpc.ManagedChannel;
+import io.grpc.Status;
+import io.grpc.StatusRuntimeException;
+import io.grpc.stub.StreamObserver;
+import io.railyard.agent.v1beta1.AllocateRequest;
+import io.railyard.agent.v1beta1.ContainerAllocateRequest;
+import io.railyard.agent.v1beta1.ContainerAllocateResponse;
+import io.railyard.agent.v1beta1.ContainerPreferredAllocationRequest;
+import io.railyard.agent.v1beta1.Device;
+import io.railyard.agent.v1beta1.DeviceSpec;
+import io.railyard.agent.v1beta1.DevicePluginGrpc;
+import io.railyard.agent.v1beta1.Empty;
+import io.railyard.agent.v1beta1.ListAndWatchResponse;
+import io.railyard.agent.v1beta1.PreferredAllocationRequest;
+import io.railyard.agent.v1beta1.RegisterRequest;
+import io.railyard.node.NodeDiscovery;
+import io.railyard.testkit.ExampleNodes;
+import io.railyard.testkit.HostTree;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The agent against a fake kubelet speaking the device plugin protocol over real unix sockets. */
+class DevicePluginIT {
+    private static final String ENDPOINT = "railyard-rdma-rdma.sock";
+
+    @TempDir
+    Path dir;
+    HostTree tree;
+    FakeKubelet kubelet;
+    DevicePluginAgent agent;
+    ManagedChannel channel;
+
+    private DevicePluginGrpc.DevicePluginBlockingStub start(String node, AgentConfig config) throws Exception {
+        tree = ExampleNodes.write(node, dir.resolve("host"));
+        Path plugins = Files.createDirectories(dir.resolve("device-plugins"));
+        kubelet = FakeKubelet.start(plugins);
+        agent = DevicePluginAgent.create(NodeDiscovery.discover(tree.root()), tree.root(), plugins, config, Duration.ofMillis(100));
+        agent.start();
+        await().atMost(Duration.ofSeconds(5)).untilAsserted(() -> assertThat(kubelet.registrations()).isNotEmpty());
+        channel = kubelet.dial(kubelet.registrations().getFirst().getEndpoint());
+        return DevicePluginGrpc.newBlockingStub(channel);
+    }
+
+    @AfterEach
+    void stop() {
+        if (channel != null) {
+            channel.shutdownNow();
+        }
+        if (agent != null) {
+            agent.close();
+        }
+        if (kubelet != null) {
+            kubelet.close();
+        }
+    }
+
+    @Test
+    void registersWithTheKubelet() throws Exception {
+        start(ExampleNodes.ROCE, AgentConfig.defaults());
+
+        RegisterRequest request = kubelet.registrations().getFirst();
+        assertThat(request.getVersion()).isEqualTo("v1beta1");
+        assertThat(request.getEndpoint()).isEqualTo(ENDPOINT);
+        assertThat(request.getResourceName()).isEqualTo("rdma/rdma");
+        assertThat(request.getOptions().getGetPreferredAllocationAvailable()).isTrue();
+        assertThat(agent.isServingAndRegistered()).isTrue();
+    }
+
+    @Test
+    void listsOneHealthyDevicePerPortWithItsNumaNode() throws Exception {
+        DevicePluginGrpc.DevicePluginBlockingStub plugin = start(ExampleNodes.ROCE, AgentConfig.defaults());
+
+        ListAndWatchResponse first = plugin.listAndWatch(Empty.getDefaultInstance()).next();
+
+        assertThat(first.getDevicesList()).extracting(Device::getID).containsExactly("mlx5_1:1", "mlx5_2:1", "mlx5_3:1", "mlx5_4:1");
+        assertThat(first.getDevicesList()).extracting(Device::getHealth).containsOnly("Healthy");
+        assertThat(first.getDevicesList()).extracting(d -> d.getTopology().getNodes(0).getID()).containsExactly(0L, 0L, 1L, 1L);
+    }
+
+    @Test
+    void portGoingDownAndUpIsStreamed() throws Exception {
+        start(ExampleNodes.ROCE, AgentConfig.defaults());
+        List<ListAndWatchResponse> updates = watch();
+        await().untilAsserted(() -> assertThat(updates).hasSize(1));
+
+        tree.file(tree.portDir("mlx5_2", 1) + "/state", "1: DOWN");
+        tree.file(tree.portDir("mlx5_2", 1) + "/phys_state", "2: Polling");
+
+        await().atMost(Duration.ofMillis(1500)).untilAsserted(() -> assertThat(health(updates.getLast(), "mlx5_2:1")).isEqualTo("Unhealthy"));
+        assertThat(health(updates.getLast(), "mlx5_1:1")).isEqualTo("Healthy");
+
+        tree.file(tree.portDir("mlx5_2", 1) + "/state", "4: ACTIVE");
+        tree.file(tree.portDir("mlx5_2", 1) + "/phys_state", "5: LinkUp");
+
+        await().atMost(Duration.ofMillis(1500)).untilAsserted(() -> assertThat(health(updates.getLast(), "mlx5_2:1")).isEqualTo("Healthy"));
+        int sent = updates.size();
+        await().during(Duration.ofMillis(400)).atMost(Duration.ofSeconds(2)).untilAsserted(() -> assertThat(updates).hasSize(sent));
+    }
+
+    @Test
+    void vanishedUverbsNodeMakesThePortUnhealthyAndAllocateRefusesIt() throws Exception {
+        DevicePluginGrpc.DevicePluginBlockingStub plugin = start(ExampleNodes.ROCE, AgentConfig.defaults());
+        List<ListAndWatchResponse> updates = watch();
+
+        tree.remove("dev/infiniband/uverbs2");
+
+        await().atMost(Duration.ofMillis(1500)).untilAsserted(() -> assertThat(health(updates.getLast(), "mlx5_3:1")).isEqualTo("Unhealthy"));
+        assertThatThrownBy(() -> plugin.allocate(request("mlx5_3:1")))
+                .isInstanceOfSatisfying(StatusRuntimeException.class, e -> {
+                    assertThat(e.getStatus().getCode()).isEqualTo(Status.Code.FAILED_PRECONDITION);
+                    assertThat(e.getStatus().getDescription())
+                            .isEqualTo("device mlx5_3:1 is unhealthy: /dev/infiniband/uverbs2 of mlx5_3 is missing");
+                });
+    }
+
+    @Test
+    void allocateMountsTheAllocatedHcasAndWritesNcclVariables() throws Exception {
+        DevicePluginGrpc.DevicePluginBlockingStub plugin = start(ExampleNodes.ROCE, AgentConfig.defaults());
+
+        ContainerAllocateResponse response = plugin.allocate(request("mlx5_3:1", "mlx5_4:1")).getContainerResponses(0);
+
+        assertThat(response.getDevicesList()).extracting(DeviceSpec::getHostPath).containsExactlyInAnyOrder(
+                "/dev/infiniband/uverbs2", "/dev/infiniband/umad2", "/dev/infiniband/uverbs3", "/dev/infiniband/umad3",
+                "/dev/infiniband/rdma_cm");
+        assertThat(response.getDevicesList()).allMatch(d -> d.getPermissions().equals("rw") && d.getContainerPath().equals(d.getHostPath()));
+        assertThat(response.getEnvsMap())
+                .containsEntry("NCCL_IB_HCA", "=mlx5_3:1,mlx5_4:1")
+                .containsEntry("NCCL_IB_GID_INDEX", "3");
+        JsonNode devices = new ObjectMapper().readTree(response.getEnvsOrThrow("RAILYARD_RDMA_DEVICES"));
+        assertThat(devices).hasSize(2);
+        assertThat(devices.get(0).toString()).isEqualTo(
+                "{\"hca\":\"mlx5_3\",\"port\":1,\"linkLayer\":\"Ethernet\",\"netdev\":\"eth3\",\"gidIndex\":3,\"numaNode\":1,\"pciAddress\":\"0000:95:00.0\"}");
+    }
+
+    @Test
+    void unknownDeviceIsRefusedByName() throws Exception {
+        DevicePluginGrpc.DevicePluginBlockingStub plugin = start(ExampleNodes.ROCE, AgentConfig.defaults());
+
+        assertThatThrownBy(() -> plugin.allocate(request("mlx5_9:1")))
+                .isInstanceOfSatisfying(StatusRuntimeException.class, e -> {
+                    assertThat(e.getStatus().getCode()).isEqualTo(Status.Code.INVALID_ARGUMENT);
+                    assertThat(e.getStatus().getDescription()).startsWith("unknown device mlx5_9:1");
+                });
+    }
+
+    @Test
+    void twelveHcasDoNotConfuseMlx51WithMlx510() throws Exception {
+        DevicePluginGrpc.DevicePluginBlockingStub plugin = start(ExampleNodes.TWELVE_HCAS, AgentConfig.defaults());
+
+        ContainerAllocateResponse response = plugin.allocate(request("mlx5_1:1")).getContainerResponses(0);
+
+        assertThat(response.getEnvsMap()).containsEntry("NCCL_IB_HCA", "=mlx5_1:1");
+        assertThat(response.getDevicesList()).extracting(DeviceSpec::getHostPath)
+                .containsExactlyInAnyOrder("/dev/infiniband/uverbs1", "/dev/infiniband/umad1", "/dev/infiniband/rdma_cm");
+    }
+
+    @Test
+    void registersAgainAfterTheKubeletRestarts() throws Exception {
+        start(ExampleNodes.ROCE, AgentConfig.defaults());
+
+        kubelet.restart();
+
+        await().atMost(Duration.ofSeconds(1)).untilAsserted(() -> assertThat(kubelet.registrations()).hasSize(2));
+        assertThat(Files.exists(dir.resolve("device-plugins").resolve(ENDPOINT))).isTrue();
+        channel.shutdownNow();
+        channel = kubelet.dial(ENDPOINT);
+        assertThat(DevicePluginGrpc.newBlockingStub(channel).listAndWatch(Empty.getDefaultInstance()).next().getDevicesCount()).isEqualTo(4);
+    }
+
+    @Test
+    void streamClosedByTheKubeletIsForgotten() throws Exception {
+        start(ExampleNodes.ROCE, AgentConfig.defaults());
+        RdmaDevicePlugin plugin = agent.plugins().getFirst();
+        ManagedChannel second = kubelet.dial(ENDPOINT);
+        DevicePluginGrpc.newStub(second).listAndWatch(Empty.getDefaultInstance(), new Collector(new CopyOnWriteArrayList<>()));
+        await().untilAsserted(() -> assertThat(plugin.watcherCount()).isEqualTo(1));
+
+        second.shutdownNow();
+
+        await().atMost(Duration.ofSeconds(2)).untilAsserted(() -> assertThat(plugin.watcherCount()).isZero());
+    }
+
+    @Test
+    void preferredAllocationStaysOnOneNumaNode() throws Exception {
+        DevicePluginGrpc.DevicePluginBlockingStub plugin = start(ExampleNodes.ROCE, AgentConfig.defaults());
+
+        List<String> chosen = plugin.getPreferredAllocation(PreferredAllocationRequest.newBuilder()
+                .addContainerRequests(ContainerPreferredAllocationRequest.newBuilder()
+                        .addAllAvailableDeviceIDs(List.of("mlx5_1:1", "mlx5_2:1", "mlx5_3:1", "mlx5_4:1"))
+                        .addMustIncludeDeviceIDs("mlx5_4:1")
+                        .setAllocationSize(2))
+                .build()).getContainerResponses(0).getDeviceIDsList();
+
+        assertThat(chosen).containsExactly("mlx5_4:1", "mlx5_3:1");
+    }
+
+    @Test
+    void sharedModeAdvertisesSlotsAndAllocatesTheirPort() throws Exception {
+        AgentConfig shared = new AgentConfig(List.of(new ResourceConfig("rdma/shared", ResourceConfig.Mode.SHARED, 4,
+                new PortSelector(List.of("mlx5_1"), null, null, null, null, null))));
+        DevicePluginGrpc.DevicePluginBlockingStub plugin = start(ExampleNodes.ROCE, shared);
+
+        assertThat(plugin.listAndWatch(Empty.getDefaultInstance()).next().getDevicesList()).extracting(Device::getID)
+                .containsExactly("mlx5_1:1#0", "mlx5_1:1#1", "mlx5_1:1#2", "mlx5_1:1#3");
+        ContainerAllocateResponse response = plugin.allocate(request("mlx5_1:1#2")).getContainerResponses(0);
+        assertThat(response.getEnvsMap()).containsEntry("NCCL_IB_HCA", "=mlx5_1:1");
+        assertThat(kubelet.registrations().getFirst().getEndpoint()).isEqualTo("railyard-rdma-shared.sock");
+    }
+
+    private List<ListAndWatchResponse> watch() {
+        List<ListAndWatchResponse> updates = new CopyOnWriteArrayList<>();
+        DevicePluginGrpc.newStub(channel).listAndWatch(Empty.getDefaultInstance(), new Collector(updates));
+        return updates;
+    }
+
+    private static String health(ListAndWatchResponse response, String id) {
+        return response.getDevicesList().stream().filter(d -> d.getID().equals(id)).findFirst().orElseThrow().getHealth();
+    }
+
+    private static AllocateRequest request(String... ids) {
+        return AllocateRequest.newBuilder().addContainerRequests(ContainerAllocateRequest.newBuilder().addAllDevicesIds(List.of(ids))).build();
+    }
+
+    private record Collector(List<ListAndWatchResponse> updates) implements StreamObserver<ListAndWatchResponse> {
+        @Override
+        public void onNext(ListAndWatchResponse value) {
+            updates.add(value);
+        }
+
+        @Override
+        public void onError(Throwable t) {}
+
+        @Override
+        public void onCompleted() {}
+    }
+
+}

@@ -1,0 +1,73 @@
+package io.railyard.agent;
+
+import io.grpc.Grpc;
+import io.grpc.InsecureChannelCredentials;
+import io.grpc.ManagedChannel;
+import io.grpc.stub.StreamObserver;
+import io.railyard.agent.v1beta1.Empty;
+import io.railyard.agent.v1beta1.RegisterRequest;
+import io.railyard.agent.v1beta1.RegistrationGrpc;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.stream.Stream;
+
+/**
+ * The kubelet's side of the device plugin protocol over real unix sockets: it serves Registration on
+ * {@code kubelet.sock} and dials plugins at the endpoint they registered. A restart removes every file in the
+ * directory, as the kubelet does when it starts, then serves {@code kubelet.sock} again.
+ */
+final class FakeKubelet implements AutoCloseable {
+    private final Path dir;
+    private final List<RegisterRequest> registrations = new CopyOnWriteArrayList<>();
+    private PluginServer server;
+
+    private FakeKubelet(Path dir) {
+        this.dir = dir;
+    }
+
+    static FakeKubelet start(Path dir) {
+        FakeKubelet kubelet = new FakeKubelet(dir);
+        kubelet.serve();
+        return kubelet;
+    }
+
+    List<RegisterRequest> registrations() {
+        return registrations;
+    }
+
+    ManagedChannel dial(String endpoint) {
+        return Grpc.newChannelBuilder("unix:" + dir.resolve(endpoint), InsecureChannelCredentials.create()).build();
+    }
+
+    void restart() {
+        server.close();
+        try (Stream<Path> files = Files.list(dir)) {
+            for (Path file : files.toList()) {
+                Files.delete(file);
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        serve();
+    }
+
+    private void serve() {
+        server = PluginServer.start(dir.resolve(KubeletClient.KUBELET_SOCKET), new RegistrationGrpc.RegistrationImplBase() {
+            @Override
+            public void register(RegisterRequest request, StreamObserver<Empty> observer) {
+                registrations.add(request);
+                observer.onNext(Empty.getDefaultInstance());
+                observer.onCompleted();
+            }
+        });
+    }
+
+    @Override
+    public void close() {
+        server.close();
+    }
+}
