@@ -1,0 +1,97 @@
+package io.railyard.agent;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.railyard.node.NodeDiscovery;
+import io.railyard.node.NodeInventory;
+import io.railyard.testkit.ExampleNodes;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class AgentConfigTest {
+    @TempDir
+    Path dir;
+
+    private Path write(String yaml) throws Exception {
+        return Files.writeString(dir.resolve("agent.yaml"), yaml);
+    }
+
+    @Test
+    void defaultsToOneExclusiveResourceForEveryPort() {
+        ResourceConfig resource = AgentConfig.defaults().resources().getFirst();
+
+        assertThat(resource.name()).isEqualTo("rdma/rdma");
+        assertThat(resource.mode()).isEqualTo(ResourceConfig.Mode.EXCLUSIVE);
+        assertThat(resource.socketName()).isEqualTo("railyard-rdma-rdma.sock");
+    }
+
+    @Test
+    void readsResourcesAndSelectors() throws Exception {
+        AgentConfig config = AgentConfig.load(write("""
+                resources:
+                  - name: rdma/roce
+                    selector:
+                      linkLayers: [Ethernet]
+                      netdevs: ["eth[12]"]
+                      vendors: ["15b3"]
+                  - name: rdma/shared
+                    mode: shared
+                    slotsPerPort: 8
+                """));
+        NodeInventory node = NodeDiscovery.discover(ExampleNodes.write(ExampleNodes.ROCE, dir.resolve("node")).root());
+        Set<String> taken = new HashSet<>();
+
+        List<PluginDevice> roce = PluginDevice.forResource(node, config.resources().get(0), taken);
+        List<PluginDevice> shared = PluginDevice.forResource(node, config.resources().get(1), taken);
+
+        assertThat(roce).extracting(PluginDevice::id).containsExactly("mlx5_1:1", "mlx5_2:1");
+        assertThat(shared).extracting(PluginDevice::id).hasSize(16).startsWith("mlx5_3:1#0").doesNotContain("mlx5_1:1#0");
+    }
+
+    @Test
+    void unknownKeyNamesTheFileAndTheKey() throws Exception {
+        Path file = write("""
+                resources:
+                  - name: rdma/rdma
+                    selector:
+                      linkLayer: [Ethernet]
+                """);
+
+        assertThatThrownBy(() -> AgentConfig.load(file))
+                .hasMessageStartingWith(file + ": unknown key 'linkLayer' at resources[0].selector")
+                .hasMessageContaining("linkLayers");
+    }
+
+    @Test
+    void badValuesSayWhatIsWrong() throws Exception {
+        assertThatThrownBy(() -> AgentConfig.load(write("resources:\n  - name: rdma\n")))
+                .hasMessageContaining("resource name 'rdma' is not <domain>/<name>");
+        assertThatThrownBy(() -> AgentConfig.load(write("resources:\n  - selector:\n      linkLayers: [Omnipath]\n")))
+                .hasMessageContaining("expected InfiniBand or Ethernet");
+        assertThatThrownBy(() -> AgentConfig.load(write("resources:\n  - mode: sometimes\n")))
+                .hasMessageContaining("sometimes").hasMessageContaining("resources[0].mode");
+        assertThatThrownBy(() -> AgentConfig.load(write("resources: [\n")))
+                .hasMessageStartingWith(dir.resolve("agent.yaml") + ": ");
+        assertThatThrownBy(() -> AgentConfig.load(dir.resolve("missing.yaml")))
+                .hasMessage(dir.resolve("missing.yaml") + ": no such file");
+    }
+
+    @Test
+    void preferredAllocationFillsFromTheMostPopulatedNumaNode() {
+        NodeInventory node = NodeDiscovery.discover(ExampleNodes.write(ExampleNodes.TWELVE_HCAS, dir.resolve("node")).root());
+        java.util.Map<String, PluginDevice> byId = new java.util.LinkedHashMap<>();
+        PluginDevice.forResource(node, AgentConfig.defaults().resources().getFirst(), new HashSet<>()).forEach(d -> byId.put(d.id(), d));
+
+        List<String> chosen = PreferredAllocation.choose(byId, List.of("mlx5_0:1", "mlx5_6:1", "mlx5_7:1", "mlx5_8:1"), List.of(), 2);
+        List<String> switchMates = PreferredAllocation.choose(byId, List.copyOf(byId.keySet()), List.of("mlx5_7:1"), 2);
+
+        assertThat(chosen).containsExactly("mlx5_6:1", "mlx5_7:1");
+        assertThat(switchMates).containsExactly("mlx5_7:1", "mlx5_6:1");
+    }
+}

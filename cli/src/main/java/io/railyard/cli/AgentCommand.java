@@ -1,0 +1,128 @@
+package io.railyard.cli;
+
+import com.sun.net.httpserver.HttpServer;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.railyard.agent.AgentConfig;
+import io.railyard.agent.DevicePluginAgent;
+import io.railyard.agent.NodeLabeler;
+import io.railyard.agent.PluginDevice;
+import io.railyard.node.NodeDiscovery;
+import io.railyard.node.NodeInventory;
+import io.railyard.node.Port;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import sun.misc.Signal;
+
+/** {@code railyard agent}: the node agent run by the DaemonSet on every GPU node. */
+@Command(
+        name = "agent",
+        mixinStandardHelpOptions = true,
+        description = "Run the node agent: the RDMA device plugin for the kubelet, node labels, and a health endpoint.")
+final class AgentCommand implements Callable<Integer> {
+    private static final Logger LOG = LoggerFactory.getLogger(AgentCommand.class);
+
+    @Option(names = "--root", defaultValue = "/", description = "Host root holding sys/, proc/ and dev/ (default: ${DEFAULT-VALUE}).")
+    Path root;
+
+    @Option(names = "--device-plugin-dir", defaultValue = "/var/lib/kubelet/device-plugins",
+            description = "The kubelet's device plugin directory: kubelet.sock is there, and the plugin's sockets go there (default: ${DEFAULT-VALUE}).")
+    Path pluginDir;
+
+    @Option(names = "--config", description = "Agent configuration (YAML): the resources to advertise (default: one rdma/rdma with every port).")
+    Path config;
+
+    @Option(names = "--node-name", defaultValue = "${env:NODE_NAME}", description = "This node's Kubernetes name, for its labels (default: NODE_NAME).")
+    String nodeName;
+
+    @Option(names = "--poll-interval-ms", defaultValue = "500", description = "How often port health is read from sysfs (default: ${DEFAULT-VALUE}).")
+    int pollIntervalMillis;
+
+    @Option(names = "--health-address", defaultValue = "0.0.0.0:8081", description = "HOST:PORT of /healthz (default: ${DEFAULT-VALUE}).")
+    String healthAddress;
+
+    @Option(names = "--no-kubernetes", description = "Do not label the node through the Kubernetes API.")
+    boolean noKubernetes;
+
+    @Override
+    public Integer call() throws Exception {
+        AgentConfig agentConfig = loadConfig();
+        if (pollIntervalMillis < 50) {
+            throw new Railyard.UsageException("--poll-interval-ms " + pollIntervalMillis + " is too short: use 50 or more");
+        }
+        InetSocketAddress healthSocket = HostPort.parse("--health-address", healthAddress);
+        NodeInventory node = NodeDiscovery.discover(HostRoot.check(root));
+        DevicePluginAgent agent = DevicePluginAgent.create(node, root, pluginDir, agentConfig, Duration.ofMillis(pollIntervalMillis));
+        CountDownLatch stop = new CountDownLatch(1);
+        Signal.handle(new Signal("TERM"), signal -> stop.countDown());
+        Signal.handle(new Signal("INT"), signal -> stop.countDown());
+        agent.start();
+        HttpServer health = serveHealth(healthSocket, agent);
+        if (!noKubernetes) {
+            Thread.ofVirtual().name("railyard-labels").start(() -> label(node, advertisedPorts(node, agentConfig)));
+        }
+        stop.await();
+        LOG.info("stopping: closing the device plugin sockets");
+        health.stop(0);
+        agent.close();
+        return 0;
+    }
+
+    private AgentConfig loadConfig() {
+        try {
+            return config == null ? AgentConfig.defaults() : AgentConfig.load(config);
+        } catch (AgentConfig.ConfigException e) {
+            throw new Railyard.UsageException("--config " + e.getMessage());
+        }
+    }
+
+    private static List<Port> advertisedPorts(NodeInventory node, AgentConfig agentConfig) {
+        Set<String> taken = new HashSet<>();
+        return agentConfig.resources().stream()
+                .flatMap(resource -> PluginDevice.forResource(node, resource, taken).stream())
+                .map(PluginDevice::port).distinct().toList();
+    }
+
+    private void label(NodeInventory node, List<Port> ports) {
+        Map<String, String> labels = NodeLabeler.labels(node, ports);
+        if (nodeName == null || nodeName.isBlank()) {
+            LOG.warn("no --node-name and no NODE_NAME: running without node labels");
+            return;
+        }
+        try (KubernetesClient client = new KubernetesClientBuilder().build()) {
+            NodeLabeler.apply(client, nodeName, labels);
+            LOG.info("labelled node {}: {}", nodeName, labels);
+        } catch (KubernetesClientException e) {
+            LOG.warn("no Kubernetes API access ({}): running without node labels", e.getMessage().lines().findFirst().orElse(""));
+        }
+    }
+
+    private static HttpServer serveHealth(InetSocketAddress address, DevicePluginAgent agent) throws IOException {
+        HttpServer server = HttpServer.create(address, 0);
+        server.createContext("/healthz", exchange -> {
+            boolean ok = agent.isServingAndRegistered();
+            byte[] body = (ok ? "ok\n" : "not registered with the kubelet\n").getBytes(StandardCharsets.UTF_8);
+            exchange.sendResponseHeaders(ok ? 200 : 503, body.length);
+            try (OutputStream out = exchange.getResponseBody()) {
+                out.write(body);
+            }
+        });
+        server.start();
+        return server;
+    }
+}

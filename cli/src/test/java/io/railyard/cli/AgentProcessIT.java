@@ -1,0 +1,54 @@
+package io.railyard.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.railyard.testkit.ExampleNodes;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The agent as a real process: it serves its socket, and SIGTERM makes it remove the socket and exit 0. */
+class AgentProcessIT {
+    @TempDir
+    Path dir;
+
+    @Test
+    void sigtermRemovesTheSocketAndExitsZero() throws Exception {
+        Path root = ExampleNodes.write(ExampleNodes.ROCE, dir.resolve("host")).root();
+        Path plugins = Files.createDirectories(dir.resolve("device-plugins"));
+        Path socket = plugins.resolve("railyard-rdma-rdma.sock");
+        String java = ProcessHandle.current().info().command().orElse("java");
+        Process agent = new ProcessBuilder(List.of(java, "-cp", System.getProperty("java.class.path"), "io.railyard.cli.Railyard",
+                "agent", "--root", root.toString(), "--device-plugin-dir", plugins.toString(), "--no-kubernetes",
+                "--health-address", "127.0.0.1:0"))
+                .redirectErrorStream(true).redirectOutput(dir.resolve("agent.log").toFile()).start();
+        try {
+            await().atMost(Duration.ofSeconds(20)).until(() -> Files.exists(socket));
+
+            agent.destroy(); // SIGTERM
+
+            assertThat(agent.waitFor(10, TimeUnit.SECONDS)).isTrue();
+            assertThat(agent.exitValue()).isZero();
+            assertThat(socket).doesNotExist();
+        } finally {
+            agent.destroyForcibly();
+        }
+    }
+
+    @Test
+    void malformedConfigIsAOneLineError() throws Exception {
+        Path config = Files.writeString(dir.resolve("agent.yaml"), "resources:\n  - nmae: rdma/rdma\n");
+        Path root = ExampleNodes.write(ExampleNodes.ROCE, dir.resolve("host")).root();
+
+        CommandRun run = CommandRun.of("agent", "--root", root.toString(), "--config", config.toString(),
+                "--device-plugin-dir", dir.toString(), "--no-kubernetes");
+
+        assertThat(run.exitCode()).isEqualTo(2);
+        assertThat(run.err()).startsWith("agent: --config " + config + ": unknown key 'nmae' at resources[0]").hasLineCount(1);
+    }
+}
