@@ -1,0 +1,75 @@
+package io.railyard.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.fabric8.kubernetes.api.model.Container;
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.SecurityContext;
+import io.fabric8.kubernetes.api.model.VolumeMount;
+import io.fabric8.kubernetes.api.model.apps.DaemonSet;
+import io.fabric8.kubernetes.api.model.rbac.ClusterRole;
+import io.fabric8.kubernetes.api.model.rbac.PolicyRule;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import io.railyard.agent.AgentConfig;
+import java.io.InputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import picocli.CommandLine;
+
+/** deploy/agent: least privilege, the flags the benchmark measured, and arguments the agent accepts. */
+class AgentManifestTest {
+    private static final Path DEPLOY = Path.of(System.getProperty("railyard.repo", "..")).resolve("deploy/agent");
+
+    private static <T extends HasMetadata> T load(String file, Class<T> type) throws Exception {
+        try (KubernetesClient client = new KubernetesClientBuilder().build(); InputStream in = Files.newInputStream(DEPLOY.resolve(file))) {
+            return client.load(in).items().stream().filter(type::isInstance).map(type::cast).findFirst().orElseThrow();
+        }
+    }
+
+    @Test
+    void daemonSetRunsWithoutCapabilitiesOnAReadOnlyRoot() throws Exception {
+        Container agent = load("daemonset.yaml", DaemonSet.class).getSpec().getTemplate().getSpec().getContainers().getFirst();
+        SecurityContext security = agent.getSecurityContext();
+
+        assertThat(security.getAllowPrivilegeEscalation()).isFalse();
+        assertThat(security.getPrivileged()).isFalse();
+        assertThat(security.getReadOnlyRootFilesystem()).isTrue();
+        assertThat(security.getCapabilities().getDrop()).containsExactly("ALL");
+        assertThat(security.getCapabilities().getAdd()).isNullOrEmpty();
+        assertThat(agent.getVolumeMounts()).filteredOn(m -> m.getMountPath().equals("/host/sys")).extracting(VolumeMount::getReadOnly).containsExactly(true);
+        assertThat(agent.getVolumeMounts()).extracting(VolumeMount::getMountPath).contains("/var/lib/kubelet/device-plugins");
+        assertThat(agent.getResources().getRequests()).containsKeys("cpu", "memory");
+        assertThat(agent.getResources().getLimits()).containsKeys("cpu", "memory");
+        assertThat(agent.getLivenessProbe().getHttpGet().getPath()).isEqualTo("/healthz");
+    }
+
+    @Test
+    void daemonSetArgumentsAreOnesTheAgentAccepts() throws Exception {
+        Container agent = load("daemonset.yaml", DaemonSet.class).getSpec().getTemplate().getSpec().getContainers().getFirst();
+
+        CommandLine.ParseResult parsed = new CommandLine(new Railyard()).parseArgs(agent.getArgs().toArray(String[]::new));
+
+        assertThat(parsed.subcommand().commandSpec().name()).isEqualTo("agent");
+    }
+
+    @Test
+    void configMapHoldsAValidAgentConfig() throws Exception {
+        io.fabric8.kubernetes.api.model.ConfigMap map = load("configmap.yaml", io.fabric8.kubernetes.api.model.ConfigMap.class);
+        Path file = Files.createTempFile("agent", ".yaml");
+        Files.writeString(file, map.getData().get("agent.yaml"));
+
+        assertThat(AgentConfig.load(file).resources()).extracting(r -> r.name()).containsExactly("rdma/rdma");
+    }
+
+    @Test
+    void clusterRoleAllowsOnlyGetAndPatchOnNodes() throws Exception {
+        List<PolicyRule> rules = load("rbac.yaml", ClusterRole.class).getRules();
+
+        assertThat(rules).hasSize(1);
+        assertThat(rules.getFirst().getResources()).containsExactly("nodes");
+        assertThat(rules.getFirst().getVerbs()).containsExactlyInAnyOrder("get", "patch");
+    }
+}
