@@ -108,7 +108,9 @@ public final class DevicePluginAgent implements AutoCloseable {
         } catch (StatusRuntimeException e) {
             registered.remove(name);
             if (failingRegistration.add(name)) {
-                LOG.warn("{} could not register with the kubelet: {}; retrying every {} s", name, e.getStatus(), REGISTER_RETRY.toSeconds());
+                Throwable cause = e.getStatus().getCause();
+                LOG.warn("{} could not register with the kubelet: {} {}; retrying every {} s", name, e.getStatus().getCode(),
+                        cause != null ? cause.getMessage() : e.getStatus().getDescription(), REGISTER_RETRY.toSeconds());
             }
             if (Files.exists(pluginDir.resolve(KubeletClient.KUBELET_SOCKET))) {
                 scheduler.schedule(() -> register(plugin), REGISTER_RETRY.toMillis(), TimeUnit.MILLISECONDS);

@@ -23,6 +23,8 @@ import java.util.stream.Stream;
 final class FakeKubelet implements AutoCloseable {
     private final Path dir;
     private final List<RegisterRequest> registrations = new CopyOnWriteArrayList<>();
+    private final List<Long> registrationNanos = new CopyOnWriteArrayList<>();
+    private volatile long servingSinceNanos;
     private PluginServer server;
 
     private FakeKubelet(Path dir) {
@@ -37,6 +39,16 @@ final class FakeKubelet implements AutoCloseable {
 
     List<RegisterRequest> registrations() {
         return registrations;
+    }
+
+    /** When each registration arrived ({@link System#nanoTime()}). */
+    List<Long> registrationNanos() {
+        return registrationNanos;
+    }
+
+    /** When kubelet.sock was last created ({@link System#nanoTime()}). */
+    long servingSinceNanos() {
+        return servingSinceNanos;
     }
 
     ManagedChannel dial(String endpoint) {
@@ -59,11 +71,13 @@ final class FakeKubelet implements AutoCloseable {
         server = PluginServer.start(dir.resolve(KubeletClient.KUBELET_SOCKET), new RegistrationGrpc.RegistrationImplBase() {
             @Override
             public void register(RegisterRequest request, StreamObserver<Empty> observer) {
+                registrationNanos.add(System.nanoTime());
                 registrations.add(request);
                 observer.onNext(Empty.getDefaultInstance());
                 observer.onCompleted();
             }
         });
+        servingSinceNanos = System.nanoTime();
     }
 
     @Override

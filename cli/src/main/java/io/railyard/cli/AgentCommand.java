@@ -25,6 +25,7 @@ import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.slf4j.bridge.SLF4JBridgeHandler;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import sun.misc.Signal;
@@ -61,6 +62,8 @@ final class AgentCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
+        SLF4JBridgeHandler.removeHandlersForRootLogger();
+        SLF4JBridgeHandler.install(); // grpc and Netty log through java.util.logging
         AgentConfig agentConfig = loadConfig();
         if (pollIntervalMillis < 50) {
             throw new Railyard.UsageException("--poll-interval-ms " + pollIntervalMillis + " is too short: use 50 or more");
