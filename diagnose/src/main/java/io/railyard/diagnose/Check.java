@@ -1,10 +1,11 @@
 package io.railyard.diagnose;
 
-/** One doctor check over a node snapshot and its environment. */
-public interface Check {
+import java.util.function.Function;
 
-    /** The check's stable id, as in {@code railyard doctor --output json}. */
-    String id();
+/** One doctor check: its stable id (as in {@code railyard doctor --output json}) and what it looks at. */
+public record Check(String id, Function<DoctorInput, CheckResult> check) {
 
-    CheckResult run(DoctorInput input);
+    public CheckResult run(DoctorInput input) {
+        return check.apply(input);
+    }
 }

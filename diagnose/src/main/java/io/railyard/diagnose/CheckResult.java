@@ -18,4 +18,9 @@ public record CheckResult(String id, CheckStatus status, String summary, List<St
     public static CheckResult skip(String id, String why) {
         return new CheckResult(id, CheckStatus.SKIP, why, List.of(), "");
     }
+
+    /** Skipped because the node has none of the ports the check is about: no RDMA ports at all, or none of this kind. */
+    static CheckResult skipNoPorts(String id, DoctorInput input, String noneOfThisKind) {
+        return skip(id, input.node().ports().isEmpty() ? "no RDMA ports" : noneOfThisKind);
+    }
 }

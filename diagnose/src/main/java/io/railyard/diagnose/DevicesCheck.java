@@ -10,16 +10,10 @@ import java.util.Optional;
 import java.util.stream.Collectors;
 
 /** RDMA devices exist, each reachable from user space through its uverbs node, and the rdma_cm node exists. */
-final class DevicesCheck implements Check {
+final class DevicesCheck {
     static final String ID = "devices";
 
-    @Override
-    public String id() {
-        return ID;
-    }
-
-    @Override
-    public CheckResult run(DoctorInput input) {
+    static CheckResult run(DoctorInput input) {
         NodeInventory node = input.node();
         if (node.hcas().isEmpty()) {
             return new CheckResult(ID, CheckStatus.FAIL, "no RDMA devices under /sys/class/infiniband", List.of(),

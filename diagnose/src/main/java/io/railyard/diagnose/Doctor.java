@@ -5,18 +5,18 @@ import java.util.List;
 /** Runs every check, in the order a person would debug a node: drivers, devices, links, then what NCCL sees. */
 public final class Doctor {
     public static final List<Check> CHECKS = List.of(
-            new DriverCheck(),
-            new DevicesCheck(),
-            new SubnetManagerCheck(),
-            new LinkCheck(),
-            new MtuCheck(),
-            new GidCheck(),
-            new NcclEnvCheck(),
-            new GpuNicAffinityCheck(),
-            new GpuDirectCheck(),
-            new MemlockCheck(),
-            new KubernetesCheck(),
-            new PerftestCheck());
+            new Check(DriverCheck.ID, DriverCheck::run),
+            new Check(DevicesCheck.ID, DevicesCheck::run),
+            new Check(SubnetManagerCheck.ID, SubnetManagerCheck::run),
+            new Check(LinkCheck.ID, LinkCheck::run),
+            new Check(MtuCheck.ID, MtuCheck::run),
+            new Check(GidCheck.ID, GidCheck::run),
+            new Check(NcclEnvCheck.ID, NcclEnvCheck::run),
+            new Check(GpuNicAffinityCheck.ID, GpuNicAffinityCheck::run),
+            new Check(GpuDirectCheck.ID, GpuDirectCheck::run),
+            new Check(MemlockCheck.ID, MemlockCheck::run),
+            new Check(KubernetesCheck.ID, KubernetesCheck::run),
+            new Check(PerftestCheck.ID, PerftestCheck::run));
 
     private Doctor() {}
 

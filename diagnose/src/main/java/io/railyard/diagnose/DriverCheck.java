@@ -11,20 +11,14 @@ import java.util.Map;
 import java.util.Set;
 
 /** The RDMA kernel modules: the verbs core, the connection manager, and each HCA's vendor driver. */
-final class DriverCheck implements Check {
+final class DriverCheck {
     static final String ID = "driver";
     private static final List<String> CORE = List.of("ib_core", "ib_uverbs", "rdma_cm", "rdma_ucm");
     /** PCI driver to the RDMA driver that must sit on top of it. */
     private static final Map<String, String> RDMA_DRIVER = Map.of(
             "mlx5_core", "mlx5_ib", "mlx4_core", "mlx4_ib", "bnxt_en", "bnxt_re", "ice", "irdma", "qede", "qedr");
 
-    @Override
-    public String id() {
-        return ID;
-    }
-
-    @Override
-    public CheckResult run(DoctorInput input) {
+    static CheckResult run(DoctorInput input) {
         KernelModules modules = input.node().modules();
         Set<String> required = new LinkedHashSet<>();
         for (Hca hca : input.node().hcas()) {

@@ -8,21 +8,13 @@ import java.util.OptionalInt;
 import java.util.stream.Collectors;
 
 /** Each RoCE port has a RoCE v2 GID with an IPv4 address, and the index NCCL should use is reported. */
-final class GidCheck implements Check {
+final class GidCheck {
     static final String ID = "gid";
 
-    @Override
-    public String id() {
-        return ID;
-    }
-
-    @Override
-    public CheckResult run(DoctorInput input) {
+    static CheckResult run(DoctorInput input) {
         List<Port> roce = input.node().ports().stream().filter(Port::isRoce).toList();
         if (roce.isEmpty()) {
-            return CheckResult.skip(ID, input.node().ports().isEmpty()
-                    ? "no RDMA ports"
-                    : "no RoCE ports: InfiniBand addresses by LID and NCCL's default GID index 0 is right");
+            return CheckResult.skipNoPorts(ID, input, "no RoCE ports: InfiniBand addresses by LID and NCCL's default GID index 0 is right");
         }
         List<String> details = new ArrayList<>();
         List<String> missing = new ArrayList<>();

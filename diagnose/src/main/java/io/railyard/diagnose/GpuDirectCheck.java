@@ -5,16 +5,10 @@ import java.util.ArrayList;
 import java.util.List;
 
 /** GPUDirect RDMA is possible: a peer-memory module is loaded, or DMA-BUF is available to NCCL. */
-final class GpuDirectCheck implements Check {
+final class GpuDirectCheck {
     static final String ID = "gpudirect";
 
-    @Override
-    public String id() {
-        return ID;
-    }
-
-    @Override
-    public CheckResult run(DoctorInput input) {
+    static CheckResult run(DoctorInput input) {
         NodeInventory node = input.node();
         if (node.gpus().isEmpty() || node.hcas().isEmpty()) {
             return CheckResult.skip(ID, node.gpus().isEmpty() ? "no NVIDIA GPUs on the PCI bus" : "no RDMA devices");

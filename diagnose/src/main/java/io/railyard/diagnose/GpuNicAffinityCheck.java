@@ -7,16 +7,10 @@ import java.util.ArrayList;
 import java.util.List;
 
 /** Each GPU's nearest RDMA NIC and the PCI path between them; far NICs cost GPUDirect RDMA and bandwidth. */
-final class GpuNicAffinityCheck implements Check {
+final class GpuNicAffinityCheck {
     static final String ID = "gpu-nic-affinity";
 
-    @Override
-    public String id() {
-        return ID;
-    }
-
-    @Override
-    public CheckResult run(DoctorInput input) {
+    static CheckResult run(DoctorInput input) {
         if (input.node().gpus().isEmpty()) {
             return CheckResult.skip(ID, "no NVIDIA GPUs on the PCI bus");
         }

@@ -4,16 +4,10 @@ import java.util.ArrayList;
 import java.util.List;
 
 /** The cluster's view of this node: the RDMA device plugin runs here and the RDMA resource is allocatable. */
-final class KubernetesCheck implements Check {
+final class KubernetesCheck {
     static final String ID = "kubernetes";
 
-    @Override
-    public String id() {
-        return ID;
-    }
-
-    @Override
-    public CheckResult run(DoctorInput input) {
+    static CheckResult run(DoctorInput input) {
         ClusterView cluster;
         switch (input.cluster()) {
             case ClusterAccess.NoCredentials(String why) -> {

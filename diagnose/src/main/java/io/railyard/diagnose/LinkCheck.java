@@ -7,19 +7,13 @@ import java.util.ArrayList;
 import java.util.List;
 
 /** Every RDMA port is ACTIVE and LinkUp; each bad port is named with its state and physical state. */
-final class LinkCheck implements Check {
+final class LinkCheck {
     static final String ID = "link";
 
-    @Override
-    public String id() {
-        return ID;
-    }
-
-    @Override
-    public CheckResult run(DoctorInput input) {
+    static CheckResult run(DoctorInput input) {
         List<Port> ports = input.node().ports();
         if (ports.isEmpty()) {
-            return CheckResult.skip(ID, "no RDMA ports");
+            return CheckResult.skipNoPorts(ID, input, "no RDMA ports");
         }
         List<String> details = new ArrayList<>();
         List<String> bad = new ArrayList<>();

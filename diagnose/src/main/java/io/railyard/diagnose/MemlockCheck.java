@@ -5,20 +5,14 @@ import io.railyard.node.MemlockLimit;
 import java.util.List;
 
 /** The locked-memory limit lets NCCL register its buffers with the NIC. */
-final class MemlockCheck implements Check {
+final class MemlockCheck {
     static final String ID = "memlock";
     /** Below this NCCL fails to register buffers (ibv_reg_mr: Cannot allocate memory) on a multi-GPU node. */
     static final long MINIMUM_BYTES = 1L << 30;
     private static final String REMEDY = "raise it to unlimited: ulimit -l unlimited, LimitMEMLOCK=infinity for systemd "
             + "services, and for containers the runtime's default ulimit (containerd: LimitMEMLOCK=infinity on its service)";
 
-    @Override
-    public String id() {
-        return ID;
-    }
-
-    @Override
-    public CheckResult run(DoctorInput input) {
+    static CheckResult run(DoctorInput input) {
         Attr<MemlockLimit> limit = input.node().memlock();
         if (limit instanceof Attr.Unknown<MemlockLimit>(String reason)) {
             return new CheckResult(ID, CheckStatus.WARN, "memlock limit unknown: " + reason, List.of(), "check ulimit -l");

@@ -6,16 +6,11 @@ import java.util.ArrayList;
 import java.util.List;
 
 /** Each RoCE netdev's MTU leaves room for a 4096-byte RoCE MTU after the RoCE v2 headers (jumbo frames). */
-final class MtuCheck implements Check {
+final class MtuCheck {
     static final String ID = "mtu";
     /** GRH 40 + UDP 8 + BTH 12 + XRC 4 + AtomicETH 28 + ICRC 4: what the kernel (iboe_get_mtu) takes off the netdev MTU. */
     static final int ROCE_HEADERS = 96;
     private static final int[] IB_MTUS = {4096, 2048, 1024, 512, 256};
-
-    @Override
-    public String id() {
-        return ID;
-    }
 
     /** The RoCE path MTU the kernel derives from a netdev MTU; 0 when even 256 does not fit. */
     static int activeRoceMtu(int netdevMtu) {
@@ -27,13 +22,10 @@ final class MtuCheck implements Check {
         return 0;
     }
 
-    @Override
-    public CheckResult run(DoctorInput input) {
+    static CheckResult run(DoctorInput input) {
         List<Port> roce = input.node().ports().stream().filter(Port::isRoce).toList();
         if (roce.isEmpty()) {
-            return CheckResult.skip(ID, input.node().ports().isEmpty()
-                    ? "no RDMA ports"
-                    : "no RoCE ports: InfiniBand path MTU is set by the subnet manager");
+            return CheckResult.skipNoPorts(ID, input, "no RoCE ports: InfiniBand path MTU is set by the subnet manager");
         }
         List<String> details = new ArrayList<>();
         List<String> bad = new ArrayList<>();

@@ -14,16 +14,10 @@ import java.util.Optional;
 import java.util.TreeMap;
 
 /** The environment's NCCL variables checked against this node's HCAs, ports, GID tables and interfaces. */
-final class NcclEnvCheck implements Check {
+final class NcclEnvCheck {
     static final String ID = "nccl-env";
 
-    @Override
-    public String id() {
-        return ID;
-    }
-
-    @Override
-    public CheckResult run(DoctorInput input) {
+    static CheckResult run(DoctorInput input) {
         NodeInventory node = input.node();
         Map<String, String> nccl = new TreeMap<>();
         input.environment().forEach((key, value) -> {

@@ -7,17 +7,11 @@ import java.util.List;
 import java.util.Optional;
 
 /** perftest's ib_write_bw is on PATH, and how to measure a link with it between two nodes. */
-final class PerftestCheck implements Check {
+final class PerftestCheck {
     static final String ID = "perftest";
     private static final String TOOL = "ib_write_bw";
 
-    @Override
-    public String id() {
-        return ID;
-    }
-
-    @Override
-    public CheckResult run(DoctorInput input) {
+    static CheckResult run(DoctorInput input) {
         Optional<Path> tool = input.searchPath().stream()
                 .map(dir -> dir.resolve(TOOL))
                 .filter(path -> Files.isRegularFile(path) && Files.isExecutable(path))

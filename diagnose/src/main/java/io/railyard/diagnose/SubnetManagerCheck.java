@@ -5,22 +5,14 @@ import java.util.ArrayList;
 import java.util.List;
 
 /** InfiniBand ports were brought up by a subnet manager: ACTIVE, a valid LID, an SM LID. */
-final class SubnetManagerCheck implements Check {
+final class SubnetManagerCheck {
     static final String ID = "subnet-manager";
     private static final int MAX_UNICAST_LID = 0xbfff;
 
-    @Override
-    public String id() {
-        return ID;
-    }
-
-    @Override
-    public CheckResult run(DoctorInput input) {
+    static CheckResult run(DoctorInput input) {
         List<Port> ib = input.node().ports().stream().filter(Port::isInfiniBand).toList();
         if (ib.isEmpty()) {
-            return CheckResult.skip(ID, input.node().ports().isEmpty()
-                    ? "no RDMA ports"
-                    : "no InfiniBand ports: RoCE runs over Ethernet and needs no subnet manager");
+            return CheckResult.skipNoPorts(ID, input, "no InfiniBand ports: RoCE runs over Ethernet and needs no subnet manager");
         }
         List<String> details = new ArrayList<>();
         List<String> bad = new ArrayList<>();
