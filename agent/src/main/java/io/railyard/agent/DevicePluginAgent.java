@@ -89,6 +89,10 @@ public final class DevicePluginAgent implements AutoCloseable {
         return plugins;
     }
 
+    boolean isRegistered(RdmaDevicePlugin plugin) {
+        return registered.contains(plugin.resource().name());
+    }
+
     private void serve(RdmaDevicePlugin plugin) {
         PluginServer old = servers.remove(plugin.resource().name());
         if (old != null) {

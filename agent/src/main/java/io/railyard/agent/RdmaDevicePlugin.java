@@ -25,6 +25,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.LongAdder;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -37,6 +38,8 @@ final class RdmaDevicePlugin extends DevicePluginGrpc.DevicePluginImplBase {
     private final Map<String, PluginDevice> byId = new LinkedHashMap<>();
     private final Set<ServerCallStreamObserver<ListAndWatchResponse>> watchers = ConcurrentHashMap.newKeySet();
     private volatile Map<String, PortHealth> healthByPort = Map.of();
+    private final Map<String, LongAdder> allocations = new ConcurrentHashMap<>();
+    private final LongAdder refusedAllocations = new LongAdder();
     private ListAndWatchResponse current;
 
     RdmaDevicePlugin(ResourceConfig resource, Sysfs sysfs, List<PluginDevice> devices) {
@@ -48,6 +51,25 @@ final class RdmaDevicePlugin extends DevicePluginGrpc.DevicePluginImplBase {
 
     ResourceConfig resource() {
         return resource;
+    }
+
+    /** Each device and whether it is healthy now, in advertising order. */
+    Map<String, Boolean> deviceHealth() {
+        Map<String, PortHealth> ports = healthByPort;
+        Map<String, Boolean> health = new LinkedHashMap<>();
+        byId.values().forEach(d -> health.put(d.id(), ports.getOrDefault(d.port().id(), PortHealth.OK).healthy()));
+        return health;
+    }
+
+    /** Devices handed to containers by Allocate, counted per device id. */
+    Map<String, Long> allocationCounts() {
+        Map<String, Long> counts = new LinkedHashMap<>();
+        allocations.forEach((id, count) -> counts.put(id, count.sum()));
+        return counts;
+    }
+
+    long refusedAllocations() {
+        return refusedAllocations.sum();
     }
 
     int watcherCount() {
@@ -99,7 +121,10 @@ final class RdmaDevicePlugin extends DevicePluginGrpc.DevicePluginImplBase {
             for (ContainerAllocateRequest container : request.getContainerRequestsList()) {
                 response.addContainerResponses(AllocationBuilder.build(sysfs, byId, healthByPort, container.getDevicesIdsList()));
             }
+            request.getContainerRequestsList().forEach(container -> container.getDevicesIdsList()
+                    .forEach(id -> allocations.computeIfAbsent(id, k -> new LongAdder()).increment()));
         } catch (StatusRuntimeException e) {
+            refusedAllocations.increment();
             LOG.warn("{} allocate refused: {}", resource.name(), e.getStatus().getDescription());
             observer.onError(e);
             return;

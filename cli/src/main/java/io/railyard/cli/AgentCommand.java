@@ -6,6 +6,7 @@ import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.railyard.agent.AgentConfig;
 import io.railyard.agent.DevicePluginAgent;
+import io.railyard.agent.DevicePluginCollector;
 import io.railyard.agent.NodeLabeler;
 import io.railyard.agent.PluginDevice;
 import io.railyard.node.NodeDiscovery;
@@ -22,13 +23,11 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.Callable;
-import java.util.concurrent.CountDownLatch;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.slf4j.bridge.SLF4JBridgeHandler;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
-import sun.misc.Signal;
 
 /** {@code railyard agent}: the node agent run by the DaemonSet on every GPU node. */
 @Command(
@@ -57,6 +56,9 @@ final class AgentCommand implements Callable<Integer> {
     @Option(names = "--health-address", defaultValue = "0.0.0.0:8081", description = "HOST:PORT of /healthz (default: ${DEFAULT-VALUE}).")
     String healthAddress;
 
+    @Option(names = "--metrics-address", description = "HOST:PORT of /metrics for Prometheus (default: none, no metrics).")
+    String metricsAddress;
+
     @Option(names = "--no-kubernetes", description = "Do not label the node through the Kubernetes API.")
     boolean noKubernetes;
 
@@ -73,18 +75,22 @@ final class AgentCommand implements Callable<Integer> {
             throw new Railyard.UsageException("--poll-interval-ms " + pollIntervalMillis + " is too short: use 50 or more");
         }
         InetSocketAddress healthSocket = HostPort.parse("--health-address", healthAddress);
+        InetSocketAddress metricsSocket = metricsAddress == null ? null : HostPort.parse("--metrics-address", metricsAddress);
         NodeInventory node = NodeDiscovery.discover(HostRoot.check(root));
         DevicePluginAgent agent = DevicePluginAgent.create(node, root, pluginDir, agentConfig, Duration.ofMillis(pollIntervalMillis));
-        CountDownLatch stop = new CountDownLatch(1);
-        Signal.handle(new Signal("TERM"), signal -> stop.countDown());
-        Signal.handle(new Signal("INT"), signal -> stop.countDown());
+        Termination termination = Termination.listen();
         agent.start();
         HttpServer health = serveHealth(healthSocket, agent);
+        NodeMetrics metrics = metricsSocket == null ? null
+                : NodeMetrics.start(metricsSocket, root, agentConfig.resources().getFirst().name(), new DevicePluginCollector(agent));
         if (!noKubernetes) {
             Thread.ofVirtual().name("railyard-labels").start(() -> label(node, advertisedPorts(node, agentConfig)));
         }
-        stop.await();
+        termination.await();
         LOG.info("stopping: closing the device plugin sockets");
+        if (metrics != null) {
+            metrics.close();
+        }
         health.stop(0);
         agent.close();
         return 0;

@@ -11,29 +11,35 @@ import java.util.Map;
  * Counter values read from one directory ({@code counters/} or {@code hw_counters/}) at one moment.
  *
  * @param values counter name to value, in file-name order
- * @param skipped files that exist but hold no number (iWARP's {@code N/A (no PMA)}, unreadable files)
+ * @param unavailable counters the driver says it cannot count (iWARP's {@code N/A (no PMA)})
+ * @param malformed files that hold no number or cannot be read
  */
-public record Counters(Map<String, Long> values, List<String> skipped) {
+public record Counters(Map<String, Long> values, List<String> unavailable, List<String> malformed) {
 
     /** Reads every file in the directory; a missing directory gives no counters. */
     public static Counters read(Sysfs sysfs, Path dir) {
         Map<String, Long> values = new LinkedHashMap<>();
-        List<String> skipped = new ArrayList<>();
+        List<String> unavailable = new ArrayList<>();
+        List<String> malformed = new ArrayList<>();
         for (String name : sysfs.list(dir)) {
-            Attr<Long> value = sysfs.read(dir.resolve(name), Counters::parseCounter);
-            switch (value) {
+            Attr<String> text = sysfs.read(dir.resolve(name));
+            if (text.is(t -> t.startsWith("N/A"))) {
+                unavailable.add(name);
+                continue;
+            }
+            switch (text.flatMap(Counters::parseCounter)) {
                 case Attr.Known<Long>(Long v) -> values.put(name, v);
-                case Attr.Unknown<Long> u -> skipped.add(name);
+                case Attr.Unknown<Long> u -> malformed.add(name);
             }
         }
-        return new Counters(Collections.unmodifiableMap(values), List.copyOf(skipped));
+        return new Counters(Collections.unmodifiableMap(values), List.copyOf(unavailable), List.copyOf(malformed));
     }
 
-    private static long parseCounter(String text) {
+    private static Attr<Long> parseCounter(String text) {
         try {
-            return Long.parseUnsignedLong(text.strip());
+            return Attr.of(Long.parseUnsignedLong(text.strip()));
         } catch (NumberFormatException e) {
-            throw new IllegalArgumentException("not a counter value");
+            return Attr.unknown("not a counter value");
         }
     }
 }

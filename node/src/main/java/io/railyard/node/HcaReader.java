@@ -2,7 +2,6 @@ package io.railyard.node;
 
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -10,8 +9,6 @@ import java.util.Optional;
 
 /** Reads the RDMA devices under {@code /sys/class/infiniband}, their ports, GID tables and character devices. */
 final class HcaReader {
-    private static final String ZERO_GID = "0000:0000:0000:0000:0000:0000:0000:0000";
-
     private final Sysfs sysfs;
     private final PciReader pciReader;
     private final Map<String, Netdev> netdevsByName;
@@ -56,7 +53,7 @@ final class HcaReader {
     }
 
     private Port readPort(String hca, int number, Path dir, Path hcaDir) {
-        GidTable gids = readGids(dir);
+        GidTable gids = GidReader.readAll(sysfs, dir);
         return new Port(
                 hca,
                 number,
@@ -71,48 +68,12 @@ final class HcaReader {
                 netdevOf(number, gids, hcaDir.resolve("device")));
     }
 
-    private GidTable readGids(Path portDir) {
-        Path gidsDir = portDir.resolve("gids");
-        List<Gid> gids = new ArrayList<>();
-        for (String index : sysfs.list(gidsDir)) {
-            if (!index.chars().allMatch(Character::isDigit)) {
-                continue;
-            }
-            Attr<String> address = sysfs.read(gidsDir.resolve(index));
-            // Reading the type or netdev of an empty entry fails (EINVAL on a real host): read them only for used entries.
-            if (!address.isKnown() || address.orElse(ZERO_GID).equals(ZERO_GID)) {
-                continue;
-            }
-            gids.add(new Gid(
-                    Integer.parseInt(index),
-                    address.orElse(ZERO_GID),
-                    sysfs.read(portDir.resolve("gid_attrs/types").resolve(index), GidType::parse),
-                    sysfs.read(portDir.resolve("gid_attrs/ndevs").resolve(index)).flatMap(HcaReader::nonEmpty)));
-        }
-        gids.sort(Comparator.comparingInt(Gid::index));
-        return new GidTable(gids);
-    }
-
-    /** RoCE ports name their netdev in the GID table; otherwise it is the PCI function's netdev for this port. */
     private Attr<Netdev> netdevOf(int port, GidTable gids, Path pciDevice) {
         Optional<String> fromGids = gids.entries().stream()
                 .map(gid -> gid.netdev().orElse(""))
                 .filter(name -> !name.isEmpty())
                 .findFirst();
-        if (fromGids.isPresent()) {
-            return Attr.of(netdev(fromGids.get()));
-        }
-        List<String> candidates = sysfs.list(pciDevice.resolve("net"));
-        if (candidates.size() == 1) {
-            return Attr.of(netdev(candidates.getFirst()));
-        }
-        // Several netdevs on one function (mlx4 with two ports): dev_port counts ports from zero.
-        for (String name : candidates) {
-            if (sysfs.readInt(pciDevice.resolve("net").resolve(name).resolve("dev_port")).is(p -> p == port - 1)) {
-                return Attr.of(netdev(name));
-            }
-        }
-        return Attr.unknown("no netdev for port " + port + " in the GID table or under " + sysfs.hostPath(pciDevice.resolve("net")));
+        return NetdevReader.nameForPort(sysfs, port, fromGids, pciDevice).map(this::netdev);
     }
 
     private Netdev netdev(String name) {
@@ -141,9 +102,5 @@ final class HcaReader {
             boolean present = sysfs.exists(sysfs.resolve("dev/infiniband").resolve(name));
             byHca.computeIfAbsent(hca.orElse(""), k -> new ArrayList<>()).add(new CharDevice(kind, name, port, present));
         }
-    }
-
-    private static Attr<String> nonEmpty(String text) {
-        return text.isEmpty() ? Attr.unknown("empty") : Attr.of(text);
     }
 }

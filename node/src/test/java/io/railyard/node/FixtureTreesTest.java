@@ -48,7 +48,8 @@ class FixtureTreesTest {
         assertThat(iwarp.rate().orElseThrow().bytesPerSecond()).isEqualTo(1_250_000_000L);
         Counters counters = iwarp.counters(sysfs);
         assertThat(counters.values()).isEmpty();
-        assertThat(counters.skipped()).contains("port_rcv_data", "symbol_error");
+        assertThat(counters.unavailable()).contains("port_rcv_data", "symbol_error");
+        assertThat(counters.malformed()).isEmpty();
 
         Port mlx4 = node.hca("mlx4_0").orElseThrow().port(1).orElseThrow();
         assertThat(mlx4.counters(sysfs).values()).containsEntry("port_xmit_wait", 4294967295L);
