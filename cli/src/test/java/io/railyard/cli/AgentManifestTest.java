@@ -56,6 +56,20 @@ class AgentManifestTest {
     }
 
     @Test
+    void podMonitorScrapesAPortTheAgentServesMetricsOn() throws Exception {
+        Container agent = load("daemonset.yaml", DaemonSet.class).getSpec().getTemplate().getSpec().getContainers().getFirst();
+        com.fasterxml.jackson.databind.JsonNode podMonitor = new com.fasterxml.jackson.databind.ObjectMapper(
+                new com.fasterxml.jackson.dataformat.yaml.YAMLFactory()).readTree(DEPLOY.resolveSibling("monitoring/podmonitor.yaml").toFile());
+        String port = podMonitor.path("spec").path("podMetricsEndpoints").get(0).path("port").asText();
+
+        io.fabric8.kubernetes.api.model.ContainerPort served = agent.getPorts().stream()
+                .filter(p -> p.getName().equals(port)).findFirst().orElseThrow();
+        assertThat(agent.getArgs()).contains("--metrics-address=0.0.0.0:" + served.getContainerPort());
+        assertThat(agent.getVolumeMounts()).filteredOn(m -> m.getMountPath().equals("/host/proc")).extracting(VolumeMount::getReadOnly)
+                .containsExactly(true);
+    }
+
+    @Test
     void configMapHoldsAValidAgentConfig() throws Exception {
         io.fabric8.kubernetes.api.model.ConfigMap map = load("configmap.yaml", io.fabric8.kubernetes.api.model.ConfigMap.class);
         Path file = Files.createTempFile("agent", ".yaml");

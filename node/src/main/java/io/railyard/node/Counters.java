@@ -21,17 +21,16 @@ public record Counters(Map<String, Long> values, List<String> unavailable, List<
         Map<String, Long> values = new LinkedHashMap<>();
         List<String> unavailable = new ArrayList<>();
         List<String> malformed = new ArrayList<>();
-        for (String name : sysfs.list(dir)) {
-            Attr<String> text = sysfs.read(dir.resolve(name));
+        sysfs.readDirectory(dir).forEach((name, text) -> {
             if (text.is(t -> t.startsWith("N/A"))) {
                 unavailable.add(name);
-                continue;
+                return;
             }
             switch (text.flatMap(Counters::parseCounter)) {
                 case Attr.Known<Long>(Long v) -> values.put(name, v);
                 case Attr.Unknown<Long> u -> malformed.add(name);
             }
-        }
+        });
         return new Counters(Collections.unmodifiableMap(values), List.copyOf(unavailable), List.copyOf(malformed));
     }
 

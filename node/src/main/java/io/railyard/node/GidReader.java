@@ -14,35 +14,62 @@ public final class GidReader {
     /** Every non-zero entry. */
     public static GidTable readAll(Sysfs sysfs, Path portDir) {
         List<Gid> gids = new ArrayList<>();
-        for (int index = 0; sysfs.exists(portDir.resolve("gids").resolve(String.valueOf(index))); index++) {
-            entry(sysfs, portDir, index).ifPresent(gids::add);
+        try (GidDirectories dirs = new GidDirectories(sysfs, portDir)) {
+            for (int index = 0; ; index++) {
+                Attr<String> address = dirs.gids.read(String.valueOf(index));
+                if (!address.isKnown()) {
+                    break; // the table's end
+                }
+                dirs.entry(index, address).ifPresent(gids::add);
+            }
         }
         return new GidTable(gids);
     }
 
     /** The first RoCE v2 IPv4 entry, reading no further than it (a RoCE port has up to 256 entries; this one is usually the 4th). */
     public static Optional<Gid> firstRoceV2Ipv4(Sysfs sysfs, Path portDir) {
-        for (int index = 0; sysfs.exists(portDir.resolve("gids").resolve(String.valueOf(index))); index++) {
-            Optional<Gid> gid = entry(sysfs, portDir, index).filter(g -> g.isIpv4() && g.isRoceV2());
-            if (gid.isPresent()) {
-                return gid;
+        try (GidDirectories dirs = new GidDirectories(sysfs, portDir)) {
+            for (int index = 0; ; index++) {
+                Attr<String> address = dirs.gids.read(String.valueOf(index));
+                if (!address.isKnown()) {
+                    return Optional.empty();
+                }
+                Optional<Gid> gid = dirs.entry(index, address).filter(g -> g.isIpv4() && g.isRoceV2());
+                if (gid.isPresent()) {
+                    return gid;
+                }
             }
         }
-        return Optional.empty();
     }
 
-    private static Optional<Gid> entry(Sysfs sysfs, Path portDir, int index) {
-        String name = String.valueOf(index);
-        Attr<String> address = sysfs.read(portDir.resolve("gids").resolve(name));
-        // Reading the type or netdev of an empty entry fails (EINVAL on a real host): read them only for used entries.
-        if (!address.isKnown() || address.orElse(ZERO_GID).equals(ZERO_GID)) {
-            return Optional.empty();
+    /** The three directories of a GID table, open for reads relative to them. */
+    private static final class GidDirectories implements AutoCloseable {
+        final Sysfs.Directory gids;
+        final Sysfs.Directory types;
+        final Sysfs.Directory ndevs;
+
+        GidDirectories(Sysfs sysfs, Path portDir) {
+            gids = sysfs.open(portDir.resolve("gids"));
+            types = sysfs.open(portDir.resolve("gid_attrs/types"));
+            ndevs = sysfs.open(portDir.resolve("gid_attrs/ndevs"));
         }
-        return Optional.of(new Gid(
-                index,
-                address.orElseThrow(),
-                sysfs.read(portDir.resolve("gid_attrs/types").resolve(name), GidType::parse),
-                sysfs.read(portDir.resolve("gid_attrs/ndevs").resolve(name)).flatMap(GidReader::nonEmpty)));
+
+        Optional<Gid> entry(int index, Attr<String> address) {
+            // Reading the type or netdev of an empty entry fails (EINVAL on a real host): read them only for used entries.
+            if (address.orElse(ZERO_GID).equals(ZERO_GID)) {
+                return Optional.empty();
+            }
+            String name = String.valueOf(index);
+            return Optional.of(new Gid(index, address.orElseThrow(), types.read(name, GidType::parse),
+                    ndevs.read(name).flatMap(GidReader::nonEmpty)));
+        }
+
+        @Override
+        public void close() {
+            gids.close();
+            types.close();
+            ndevs.close();
+        }
     }
 
     private static Attr<String> nonEmpty(String text) {

@@ -62,6 +62,14 @@ public final class ExampleNodes {
         return tree;
     }
 
+    /** An 8-GPU server with {@code 4 × nicsPerSwitch} single-port NICs, for benchmarks of many ports. */
+    public static HostTree wide(Path dir, boolean infiniBand, int nicsPerSwitch) {
+        HostTree tree = HostTree.at(dir);
+        tree.remove("");
+        new GpuServer(tree, infiniBand, nicsPerSwitch).write("gpu-wide", 0);
+        return tree;
+    }
+
     /** Writes every example under {@code dir}, replacing what is there. */
     public static void writeAll(Path dir) {
         all().forEach((name, writer) -> {

@@ -37,9 +37,11 @@ public final class RdmaPortCollector implements MultiCollector {
         Path classDir = sysfs.resolve("sys/class/infiniband");
         for (String device : sysfs.list(classDir)) {
             Path dir = classDir.resolve(device);
-            metrics.info("railyard_rdma", "The RDMA device's board, firmware and type",
-                    Labels.of("board_id", text(dir.resolve("board_id")), "device", device,
-                            "firmware_version", text(dir.resolve("fw_ver")), "hca_type", text(dir.resolve("hca_type"))));
+            try (Sysfs.Directory files = sysfs.open(dir)) {
+                metrics.info("railyard_rdma", "The RDMA device's board, firmware and type",
+                        Labels.of("board_id", files.read("board_id").orElse(""), "device", device,
+                                "firmware_version", files.read("fw_ver").orElse(""), "hca_type", files.read("hca_type").orElse("")));
+            }
             for (String port : sysfs.list(dir.resolve("ports"))) {
                 if (port.chars().allMatch(Character::isDigit)) {
                     collectPort(metrics, device, Integer.parseInt(port), dir);
@@ -56,16 +58,21 @@ public final class RdmaPortCollector implements MultiCollector {
     private void collectPort(MetricFamilies metrics, String device, int port, Path hcaDir) {
         Path dir = hcaDir.resolve("ports").resolve(String.valueOf(port));
         Labels labels = Labels.of("device", device, "port", String.valueOf(port));
-        state(dir.resolve("state")).ifPresent(id -> metrics.gauge(PREFIX + "state_id",
-                "Logical port state: 1 down, 2 init, 3 armed, 4 active, 5 active defer", labels, id));
-        state(dir.resolve("phys_state")).ifPresent(id -> metrics.gauge(PREFIX + "physical_state_id",
-                "Physical port state: 1 sleep, 2 polling, 3 disabled, 4 shift, 5 link up, 6 link error recovery, 7 phy test", labels, id));
-        value(sysfs.read(dir.resolve("rate"), Rate::parse)).ifPresent(rate -> metrics.gauge(PREFIX + "rate_bytes_per_second",
-                "The port's signalling rate", labels, rate.bytesPerSecond()));
+        String linkLayer;
+        try (Sysfs.Directory files = sysfs.open(dir)) {
+            value(files.read("state", LinkState::parse)).ifPresent(state -> metrics.gauge(PREFIX + "state_id",
+                    "Logical port state: 1 down, 2 init, 3 armed, 4 active, 5 active defer", labels, state.id()));
+            value(files.read("phys_state", LinkState::parse)).ifPresent(state -> metrics.gauge(PREFIX + "physical_state_id",
+                    "Physical port state: 1 sleep, 2 polling, 3 disabled, 4 shift, 5 link up, 6 link error recovery, 7 phy test",
+                    labels, state.id()));
+            value(files.read("rate", Rate::parse)).ifPresent(rate -> metrics.gauge(PREFIX + "rate_bytes_per_second",
+                    "The port's signalling rate", labels, rate.bytesPerSecond()));
+            linkLayer = files.read("link_layer").orElse("");
+        }
         counters(metrics, labels, Counters.read(sysfs, dir.resolve("counters")), SysfsCounterNames.COUNTERS);
         counters(metrics, labels, Counters.read(sysfs, dir.resolve("counters_ext")), SysfsCounterNames.LEGACY);
         counters(metrics, labels, Counters.read(sysfs, dir.resolve("hw_counters")), SysfsCounterNames.HARDWARE);
-        linkFacts(metrics, labels, port, dir, hcaDir);
+        linkFacts(metrics, labels, port, linkLayer, dir, hcaDir);
     }
 
     private void counters(MetricFamilies metrics, Labels labels, Counters counters, Map<String, SysfsCounterNames.Mapping> names) {
@@ -87,8 +94,7 @@ public final class RdmaPortCollector implements MultiCollector {
     }
 
     /** Link layer, the RoCE v2 IPv4 GID and its index, the netdev and its MTU. */
-    private void linkFacts(MetricFamilies metrics, Labels labels, int port, Path portDir, Path hcaDir) {
-        String linkLayer = text(portDir.resolve("link_layer"));
+    private void linkFacts(MetricFamilies metrics, Labels labels, int port, String linkLayer, Path portDir, Path hcaDir) {
         Optional<Gid> gid = linkLayer.equals("Ethernet") ? GidReader.firstRoceV2Ipv4(sysfs, portDir) : Optional.empty();
         Attr<String> netdev = NetdevReader.nameForPort(sysfs, port, gid.flatMap(g -> Optional.ofNullable(g.netdev().orElse(null))),
                 hcaDir.resolve("device"));
@@ -102,14 +108,6 @@ public final class RdmaPortCollector implements MultiCollector {
                     metrics.gauge(PREFIX + "netdev_mtu_bytes", "The MTU of the port's netdev; RoCE needs 4192 or more for a 4096-byte RoCE MTU",
                             labels.add("netdev", netdevName), mtu));
         }
-    }
-
-    private Optional<Integer> state(Path file) {
-        return value(sysfs.read(file, LinkState::parse)).map(LinkState::id);
-    }
-
-    private String text(Path file) {
-        return sysfs.read(file).orElse("");
     }
 
     /** A value, or empty; a file that exists but does not parse is counted as malformed. */

@@ -1,0 +1,127 @@
+package io.railyard.agent.metrics;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import io.prometheus.metrics.expositionformats.OpenMetricsTextFormatWriter;
+import io.prometheus.metrics.expositionformats.PrometheusTextFormatWriter;
+import io.prometheus.metrics.model.registry.PrometheusRegistry;
+import io.railyard.agent.DevicePluginTestbed;
+import io.railyard.node.Sysfs;
+import java.io.ByteArrayOutputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The whole exposition (ports, doctor, device plugin) against promtool, the alert rules and the dashboard. */
+class MonitoringIT {
+    private static final Path MONITORING = Path.of(System.getProperty("railyard.repo", "..")).resolve("deploy/monitoring");
+    private static final Pattern METRIC = Pattern.compile("\\b(railyard_[a-z0-9_]+)");
+
+    @TempDir
+    static Path dir;
+    static DevicePluginTestbed testbed;
+    static String exposition;
+
+    @BeforeAll
+    static void scrape() throws Exception {
+        testbed = DevicePluginTestbed.start(dir);
+        testbed.allocate("mlx5_1:1");
+        PrometheusRegistry registry = new PrometheusRegistry();
+        registry.register(new RdmaPortCollector(new Sysfs(testbed.root())));
+        DoctorGauges doctor = new DoctorGauges(testbed.root(), "rdma/rdma");
+        doctor.refresh();
+        registry.register(doctor);
+        registry.register(new io.railyard.agent.DevicePluginCollector(testbed.agent()));
+        await().until(() -> testbed.agent().isServingAndRegistered());
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        PrometheusTextFormatWriter.create().write(out, registry.scrape());
+        exposition = out.toString(StandardCharsets.UTF_8);
+    }
+
+    @AfterAll
+    static void stop() {
+        testbed.close();
+    }
+
+    @Test
+    void promtoolFindsNothingToLint() throws Exception {
+        Path promtool = ExternalTool.require("promtool");
+        Process check = new ProcessBuilder(promtool.toString(), "check", "metrics").redirectErrorStream(true).start();
+        check.getOutputStream().write(exposition.getBytes(StandardCharsets.UTF_8));
+        check.getOutputStream().close();
+        String output = new String(check.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+
+        assertThat(check.waitFor(30, TimeUnit.SECONDS)).isTrue();
+        assertThat(output).isEmpty();
+        assertThat(check.exitValue()).isZero();
+        assertThat(exposition).contains("railyard_device_plugin_allocations_total{device=\"mlx5_1:1\",resource=\"rdma/rdma\"} 1",
+                "railyard_doctor_check_status{check=\"link\"} 0", "railyard_rdma_req_transport_retries_exceeded_total{");
+    }
+
+    @Test
+    void openMetricsIsServedToo() throws Exception {
+        PrometheusRegistry registry = new PrometheusRegistry();
+        registry.register(new RdmaPortCollector(new Sysfs(testbed.root())));
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        new OpenMetricsTextFormatWriter(false, false).write(out, registry.scrape());
+
+        assertThat(out.toString(StandardCharsets.UTF_8)).contains("# TYPE railyard_rdma_symbol_error counter").endsWith("# EOF\n");
+    }
+
+    @Test
+    void alertRulesPassTheirUnitTests() throws Exception {
+        Path promtool = ExternalTool.require("promtool");
+        ObjectMapper yaml = new ObjectMapper(new YAMLFactory());
+        JsonNode spec = yaml.readTree(MONITORING.resolve("prometheusrule.yaml").toFile()).path("spec");
+        Path rules = Files.createDirectories(dir.resolve("rules"));
+        yaml.writeValue(rules.resolve("railyard-rdma.rules.yaml").toFile(), spec);
+        Files.copy(MONITORING.resolve("tests/alerts-test.yaml"), rules.resolve("alerts-test.yaml"));
+
+        Process test = new ProcessBuilder(promtool.toString(), "test", "rules", "alerts-test.yaml")
+                .directory(rules.toFile()).redirectErrorStream(true).start();
+        String output = new String(test.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+
+        assertThat(test.waitFor(60, TimeUnit.SECONDS)).isTrue();
+        assertThat(test.exitValue()).as(output).isZero();
+        assertThat(output).contains("SUCCESS");
+    }
+
+    @Test
+    void alertsAndDashboardNameOnlyExportedMetrics() throws Exception {
+        Set<String> exported = new TreeSet<>();
+        Exposition.parse(exposition).keySet().forEach(series -> exported.add(series.substring(0, series.indexOf('['))));
+        String rules = Files.readString(MONITORING.resolve("prometheusrule.yaml"));
+        JsonNode dashboard = new ObjectMapper().readTree(MONITORING.resolve("grafana-dashboard.json").toFile());
+        Set<String> used = new TreeSet<>(names(rules));
+        dashboard.findValues("expr").forEach(expr -> used.addAll(names(expr.asText())));
+        dashboard.path("templating").path("list").forEach(variable -> used.addAll(names(variable.path("definition").asText())));
+
+        assertThat(dashboard.path("panels").size()).isGreaterThan(8);
+        assertThat(used).contains("railyard_rdma_port_data_received_bytes_total", "railyard_doctor_check_status",
+                "railyard_rdma_np_ecn_marked_roce_packets_received_total", "railyard_rdma_state_id");
+        assertThat(exported).containsAll(used);
+    }
+
+    private static Set<String> names(String text) {
+        Set<String> names = new TreeSet<>();
+        Matcher matcher = METRIC.matcher(text);
+        while (matcher.find()) {
+            names.add(matcher.group(1));
+        }
+        return names;
+    }
+
+}

@@ -1,0 +1,55 @@
+#!/usr/bin/env bash
+# Scrape latency and CPU per scrape of `railyard exporter` against node_exporter's infiniband collector, on the same
+# 8- and 64-port RoCE trees and a 64-port InfiniBand tree, in interleaved batches, with the DaemonSet's JVM flags. Prints medians and the Railyard/node_exporter ratios.
+#   bench/exporter-vs-node-exporter.sh [BATCHES] [SCRAPES_PER_BATCH]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+batches=${1:-15}
+per_batch=${2:-40}
+JAVA_HOME=$(tools/java-home)
+export JAVA_HOME MAVEN_OPTS="--sun-misc-unsafe-memory-access=allow ${MAVEN_OPTS:-}"
+command -v prometheus-node-exporter >/dev/null || { echo "install prometheus-node-exporter (apt-get install prometheus-node-exporter)" >&2; exit 2; }
+./mvnw -q -B -DskipTests -pl bench,cli -am install >&2
+cp=$(./mvnw -q -B -pl bench dependency:build-classpath -Dmdep.outputFile=/dev/stdout)
+work=$(mktemp -d)
+trap 'kill $(jobs -p) 2>/dev/null || true; rm -rf "$work"' EXIT
+"$JAVA_HOME/bin/java" -cp "bench/target/classes:$cp" io.railyard.bench.WideTrees "$work"
+flags=$(sed -n '/value: "-X/{s/.*value: "\(.*\)"/\1/p}' deploy/agent/daemonset.yaml)
+ticks=$(getconf CLK_TCK)
+
+cpu_ticks() { awk '{print $14 + $15}' "/proc/$1/stat"; }
+median() { sort -n | awk '{a[NR]=$1} END {print (NR % 2) ? a[(NR+1)/2] : (a[NR/2] + a[NR/2+1]) / 2}'; }
+
+# One batch: N scrapes; prints "median-latency-ms cpu-ms-per-scrape".
+batch() {
+  local pid=$1 url=$2 before after
+  before=$(cpu_ticks "$pid")
+  for _ in $(seq "$per_batch"); do curl -s -o /dev/null -w '%{time_total}\n' "$url"; done > "$work/lat"
+  after=$(cpu_ticks "$pid")
+  echo "$(awk '{print $1 * 1000}' "$work/lat" | median) $(awk -v d=$((after - before)) -v n="$per_batch" -v t="$ticks" 'BEGIN {print d * 1000 / t / n}')"
+}
+
+for tree in roce-8port roce-64port ib-64port; do
+  prometheus-node-exporter --path.sysfs="$work/$tree/sys" --collector.disable-defaults --collector.infiniband \
+    --web.listen-address=127.0.0.1:19100 >/dev/null 2>&1 &
+  ne=$!
+  # shellcheck disable=SC2086
+  "$JAVA_HOME/bin/java" $flags -jar cli/target/railyard.jar exporter --root "$work/$tree" --listen 127.0.0.1:19402 >/dev/null 2>&1 &
+  ry=$!
+  until curl -sf -o /dev/null 127.0.0.1:19100/metrics && curl -sf -o /dev/null 127.0.0.1:19402/metrics; do sleep 0.2; done
+  for _ in $(seq 200); do curl -s -o /dev/null 127.0.0.1:19100/metrics; curl -s -o /dev/null 127.0.0.1:19402/metrics; done
+  : > "$work/ne"; : > "$work/ry"
+  for _ in $(seq "$batches"); do
+    batch "$ne" http://127.0.0.1:19100/metrics >> "$work/ne"
+    batch "$ry" http://127.0.0.1:19402/metrics >> "$work/ry"
+  done
+  ne_lat=$(cut -d' ' -f1 "$work/ne" | median); ry_lat=$(cut -d' ' -f1 "$work/ry" | median)
+  ne_cpu=$(cut -d' ' -f2 "$work/ne" | median); ry_cpu=$(cut -d' ' -f2 "$work/ry" | median)
+  ports=$(curl -s 127.0.0.1:19402/metrics | grep -c '^railyard_rdma_state_id{')
+  ry_samples=$(curl -s 127.0.0.1:19402/metrics | grep -c '^railyard_rdma')
+  ne_samples=$(curl -s 127.0.0.1:19100/metrics | grep -c '^node_infiniband')
+  echo "$tree ($ports ports; samples: railyard $ry_samples, node_exporter $ne_samples), $batches interleaved batches of $per_batch scrapes, medians:"
+  echo "  latency  railyard ${ry_lat} ms, node_exporter ${ne_lat} ms, ratio $(awk -v a="$ry_lat" -v b="$ne_lat" 'BEGIN {printf "%.2f", a / b}')"
+  echo "  CPU      railyard ${ry_cpu} ms/scrape, node_exporter ${ne_cpu} ms/scrape, ratio $(awk -v a="$ry_cpu" -v b="$ne_cpu" 'BEGIN {printf "%.2f", (b > 0) ? a / b : 0}')"
+  kill "$ne" "$ry"; wait "$ne" "$ry" 2>/dev/null || true
+done
