@@ -1,0 +1,160 @@
+package io.railyard.cli;
+
+import io.railyard.diagnose.logs.Evidence;
+import io.railyard.diagnose.logs.Finding;
+import io.railyard.diagnose.logs.LogAnalysis;
+import io.railyard.diagnose.logs.LogReport;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.PrintWriter;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.OptionalDouble;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+import picocli.CommandLine.Model.CommandSpec;
+
+/** {@code railyard analyze}: whether NCCL really used RDMA, and if not why, from logs and tool output. */
+@Command(
+        name = "analyze",
+        mixinStandardHelpOptions = true,
+        description = "Read NCCL debug logs, nccl-tests, perftest, ibstat, ibv_devinfo, ibqueryerrors/perfquery, PyTorch "
+                + "watchdog and device plugin logs (plain or gzip); say what they show and what to do.",
+        exitCodeListHeading = "%nExit codes:%n",
+        exitCodeList = {"0:no error finding", "1:an error finding", "2:usage error"})
+final class AnalyzeCommand implements Callable<Integer> {
+    enum Output { text, json }
+
+    @Spec
+    CommandSpec spec;
+
+    @Parameters(arity = "1..*", paramLabel = "FILE", description = "Files to read; - reads standard input.")
+    List<String> files;
+
+    @Option(names = {"-o", "--output"}, defaultValue = "text", description = "Output format: ${COMPLETION-CANDIDATES}.")
+    Output output;
+
+    @Option(names = "--nic-gbps", description = "Line rate in Gb/s of the links under test: one NIC for perftest, all of a node's RDMA NICs for nccl-tests.")
+    Double nicGbps;
+
+    @Override
+    public Integer call() throws IOException {
+        if (nicGbps != null && nicGbps <= 0) {
+            throw new Railyard.UsageException("--nic-gbps " + nicGbps + " must be positive");
+        }
+        List<LogReport> reports = new ArrayList<>();
+        for (String file : files) {
+            reports.add(analyze(file));
+        }
+        PrintWriter out = spec.commandLine().getOut();
+        if (output == Output.json) {
+            Map<String, Object> json = new LinkedHashMap<>();
+            json.put("reports", reports.stream().map(AnalyzeCommand::json).toList());
+            out.println(Json.write(json));
+        } else {
+            reports.forEach(report -> out.print(text(report)));
+        }
+        out.flush();
+        return reports.stream().anyMatch(LogReport::hasErrors) ? 1 : 0;
+    }
+
+    private LogReport analyze(String file) throws IOException {
+        OptionalDouble lineRate = nicGbps == null ? OptionalDouble.empty() : OptionalDouble.of(nicGbps);
+        if (file.equals("-")) {
+            return LogAnalysis.analyze("-", System.in, lineRate);
+        }
+        Path path = Path.of(file);
+        if (Files.isDirectory(path)) {
+            throw new Railyard.UsageException(file + " is a directory: give the log files in it");
+        }
+        try (InputStream in = Files.newInputStream(path)) {
+            return LogAnalysis.analyze(file, in, lineRate);
+        } catch (NoSuchFileException e) {
+            throw new Railyard.UsageException(file + ": no such file");
+        }
+    }
+
+    private static Map<String, Object> json(LogReport report) {
+        Map<String, Object> json = new LinkedHashMap<>();
+        json.put("file", report.file());
+        json.put("kind", report.kind());
+        json.put("nccl", report.nccl());
+        json.put("bandwidth", report.bandwidth());
+        json.put("ports", report.ports());
+        json.put("findings", report.findings().stream().map(f -> {
+            Map<String, Object> finding = new LinkedHashMap<>();
+            finding.put("id", f.id());
+            finding.put("severity", f.severity().json());
+            finding.put("summary", f.summary());
+            finding.put("evidence", f.evidence());
+            finding.put("occurrences", f.occurrences());
+            finding.put("remedy", f.remedy());
+            return finding;
+        }).toList());
+        return json;
+    }
+
+    private static String text(LogReport report) {
+        StringBuilder text = new StringBuilder();
+        text.append(report.file()).append(": ").append(report.kind()).append('\n');
+        if (report.nccl() != null) {
+            var nccl = report.nccl();
+            text.append("  NCCL ").append(nccl.version() == null ? "(version not logged)" : nccl.version())
+                    .append(", network ").append(nccl.transport()).append(nccl.plugin() == null ? "" : " (" + nccl.plugin() + ")")
+                    .append(nccl.fallback() ? ", FELL BACK to sockets" : "")
+                    .append(", GPUDirect RDMA ").append(nccl.gdr() == null ? "not logged" : nccl.gdr() ? "on" : "off")
+                    .append(nccl.hcas().isEmpty() ? "" : ", HCAs " + String.join(" ", nccl.hcas()))
+                    .append(nccl.bootstrapInterface() == null ? "" : ", bootstrap " + nccl.bootstrapInterface()).append('\n');
+        }
+        if (report.bandwidth() != null) {
+            var bw = report.bandwidth();
+            text.append("  ").append(bw.rowCount()).append(" rows");
+            if (bw.avgBusGBps() != null) {
+                text.append(", average bus bandwidth ").append(bw.avgBusGBps()).append(" GB/s");
+            }
+            if (bw.peakBusGBps() != null) {
+                text.append(", peak bus bandwidth ").append(bw.peakBusGBps()).append(" GB/s");
+            }
+            if (bw.peakGbps() != null) {
+                text.append(String.format(", peak %.2f Gb/s, average %.2f Gb/s", bw.peakGbps(), bw.averageGbps()));
+            }
+            if (bw.lineRatePercent() != null) {
+                text.append(", ").append(bw.lineRatePercent()).append("% of line rate");
+            }
+            text.append('\n');
+        }
+        report.ports().forEach(port -> text.append("  port ").append(port.port()).append(": ")
+                .append(port.state() == null ? "" : port.state()).append(port.physicalState() == null ? "" : "/" + port.physicalState())
+                .append(port.linkLayer() == null ? "" : ", " + port.linkLayer())
+                .append(port.activeMtu() == null ? "" : ", MTU " + port.activeMtu())
+                .append(port.lid() == null ? "" : ", LID " + port.lid())
+                .append(port.smLid() == null ? "" : ", SM LID " + port.smLid())
+                .append(port.errors().isEmpty() ? "" : ", counters " + port.errors()).append('\n'));
+        for (Finding finding : report.findings()) {
+            text.append("  ").append(switch (finding.severity()) {
+                case ERROR -> "❌";
+                case WARN -> "⚠️ ";
+                case INFO -> "ℹ️ ";
+            }).append(' ').append(finding.id()).append(": ").append(finding.summary())
+                    .append(finding.occurrences() > 1 ? " (" + finding.occurrences() + " lines)" : "").append('\n');
+            for (Evidence evidence : finding.evidence()) {
+                text.append("       line ").append(evidence.line()).append(": ").append(evidence.text()).append('\n');
+            }
+            if (!finding.remedy().isEmpty()) {
+                text.append("       -> ").append(finding.remedy()).append('\n');
+            }
+        }
+        if (report.findings().isEmpty()) {
+            text.append("  nothing to report\n");
+        }
+        return text.toString();
+    }
+}

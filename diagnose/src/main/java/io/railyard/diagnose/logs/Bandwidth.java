@@ -1,0 +1,16 @@
+package io.railyard.diagnose.logs;
+
+import java.util.List;
+
+/**
+ * Benchmark results: nccl-tests bus bandwidth or perftest bandwidth, with the rows they came from.
+ *
+ * @param avgBusGBps nccl-tests' {@code # Avg bus bandwidth}, GB/s
+ * @param peakBusGBps the highest bus bandwidth of any row, GB/s
+ * @param peakGbps perftest's highest peak bandwidth of any row, Gb/s
+ * @param averageGbps perftest's average bandwidth of the largest message size, Gb/s
+ * @param lineRatePercent the best result as a share of the given line rate, or null without one
+ * @param rows the rows (size, then the numbers of the row), at most {@value LogReport#MAX_ROWS}
+ */
+public record Bandwidth(Double avgBusGBps, Double peakBusGBps, Double peakGbps, Double averageGbps, Double lineRatePercent,
+        long rowCount, List<List<Double>> rows) {}

@@ -1,0 +1,43 @@
+package io.railyard.diagnose.logs;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.OptionalDouble;
+
+/**
+ * What one input showed: its kind, the NCCL network facts, benchmark results, node tool port facts, and findings.
+ * {@code nccl} and {@code bandwidth} are null where they do not apply.
+ */
+public record LogReport(String file, String kind, NcclSummary nccl, Bandwidth bandwidth, List<PortFacts> ports, List<Finding> findings) {
+    static final int MAX_ROWS = 1000;
+
+    public LogReport {
+        ports = List.copyOf(ports);
+        findings = List.copyOf(findings);
+    }
+
+    public boolean hasErrors() {
+        return findings.stream().anyMatch(f -> f.severity() == Severity.ERROR);
+    }
+
+    /** Filled by the analyzers when the input has been read. */
+    static final class Builder {
+        final String file;
+        final Findings findings;
+        final OptionalDouble lineRateGbps;
+        String kind = "unknown";
+        NcclSummary nccl;
+        Bandwidth bandwidth;
+        final List<PortFacts> ports = new ArrayList<>();
+
+        Builder(String file, Findings findings, OptionalDouble lineRateGbps) {
+            this.file = file;
+            this.findings = findings;
+            this.lineRateGbps = lineRateGbps;
+        }
+
+        LogReport build() {
+            return new LogReport(file, kind, nccl, bandwidth, ports, findings.list());
+        }
+    }
+}

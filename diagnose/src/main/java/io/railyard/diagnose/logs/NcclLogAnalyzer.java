@@ -1,0 +1,316 @@
+package io.railyard.diagnose.logs;
+
+import java.util.LinkedHashSet;
+import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * NCCL debug logs of any version (NCCL_DEBUG=INFO), ranks interleaved, with or without {@code host:pid:tid}
+ * prefixes: the network chosen, fallbacks, HCAs, GPUDirect RDMA, completion errors and failed verbs calls.
+ */
+final class NcclLogAnalyzer implements Analyzer {
+    private static final byte[] NCCL_INFO = Line.ascii("NCCL INFO");
+    private static final byte[] NCCL_WARN = Line.ascii("NCCL WARN");
+    private static final byte[] OLD_INFO = Line.ascii("] INFO ");
+    private static final byte[] VIA_NET = Line.ascii("via NET/");
+    private static final byte[] GDRDMA = Line.ascii("/GDRDMA");
+    private static final byte[] VERSION = Line.ascii("NCCL version");
+    private static final byte[] BOOTSTRAP = Line.ascii("Bootstrap");
+    private static final byte[] USING_NETWORK = Line.ascii("Using network ");
+    private static final byte[] IB_USING = Line.ascii(" : Using [");
+    private static final byte[] NO_DEVICE = Line.ascii("NET/IB : No device found");
+    private static final byte[] NO_VERBS = Line.ascii("Failed to open libibverbs");
+    private static final byte[] PLUGIN_IB_FAILED = Line.ascii("Failed to initialize NET plugin IB");
+    private static final byte[] IB_DISABLED = Line.ascii("NCCL_IB_DISABLE set by environment to 1");
+    private static final byte[] GDR = Line.ascii("GPU Direct RDMA ");
+    private static final byte[] COMPLETION = Line.ascii("Got completion");
+    private static final byte[] IBV = Line.ascii("ibv_");
+    private static final byte[] PLUGIN = Line.ascii("plugin");
+
+    private static final Pattern VERSION_NUMBER = Pattern.compile("NCCL version (\\d+\\.\\d+\\.\\d+)");
+    private static final Pattern BOOTSTRAP_IF = Pattern.compile("Bootstrap ?: Using \\[?\\d*\\]?([^:<\\s]+)");
+    private static final Pattern NETWORK = Pattern.compile("Using network (.+?)\\s*$");
+    private static final Pattern NET_DEVICE = Pattern.compile("\\[\\d+\\]\\s*([\\w.-]+:\\d+)/(IB|RoCE)");
+    private static final Pattern NET_USING = Pattern.compile("NET/([\\w.-]+) ?: Using ");
+    private static final Pattern PLUGIN_NAME = Pattern.compile("(?:P2P plugin|Initialized NET plugin|Assigned NET plugin) (\\S+)");
+    private static final Pattern STATUS = Pattern.compile("(?:with error |status=(?:IBV_WC_\\w+\\()?)(\\d+)");
+    private static final Pattern VENDOR = Pattern.compile("vendor[ _]err[ =]?(\\d+)");
+    private static final Pattern LOCAL_GID = Pattern.compile("localGid\\s*(\\S+)");
+    private static final Pattern GDR_DISTANCE = Pattern.compile("GPU Direct RDMA Disabled for GPU .*\\(distance (\\d+) > (\\d+)\\)");
+    private static final int MAX_HCAS = 256;
+
+    private final Findings findings;
+    private long hits;
+    private String version;
+    private String bootstrap;
+    private String network;
+    private String plugin;
+    private final Set<String> hcas = new LinkedHashSet<>();
+    private boolean anyIb;
+    private boolean anyRoce;
+    private String socketInterfaces;
+    private long netConnections;
+    private long gdrConnections;
+    private long socketConnections;
+    private boolean gdrDisabled;
+    private boolean gdrEnabled;
+    private boolean gdrNoModule;
+    /** The network a completion error came from, when nothing else in the log names it. */
+    private String completionTransport;
+
+    NcclLogAnalyzer(Findings findings) {
+        this.findings = findings;
+    }
+
+    @Override
+    public void accept(Line line) {
+        if (!line.contains(NCCL_INFO) && !line.contains(NCCL_WARN) && !line.contains(VERSION) && !line.contains(VIA_NET)
+                && !line.contains(COMPLETION) && !line.contains(OLD_INFO)) {
+            return;
+        }
+        hits++;
+        int via = line.indexOf(VIA_NET, 0);
+        if (via >= 0) {
+            connection(line, via);
+            return; // channel lines are most of a log: nothing else to look at on them
+        }
+        if (line.contains(VERSION) && version == null) {
+            match(VERSION_NUMBER, line).ifPresent(m -> version = m.group(1));
+        }
+        if (line.contains(BOOTSTRAP) && bootstrap == null) {
+            match(BOOTSTRAP_IF, line).ifPresent(m -> bootstrap = m.group(1));
+        }
+        if (line.contains(USING_NETWORK)) {
+            match(NETWORK, line).ifPresent(m -> network = m.group(1));
+        }
+        if (line.contains(IB_USING)) {
+            devices(line);
+        }
+        if (line.contains(PLUGIN)) {
+            match(PLUGIN_NAME, line).filter(m -> !m.group(1).equals("IB") && !m.group(1).equals("Socket"))
+                    .ifPresent(m -> plugin = m.group(1));
+        }
+        fallbackCauses(line);
+        if (line.contains(GDR)) {
+            gdr(line);
+        }
+        if (line.contains(COMPLETION)) {
+            completion(line);
+        }
+        if (line.contains(IBV) && line.text().contains("failed")) {
+            verbs(line);
+        }
+    }
+
+    private void connection(Line line, int via) {
+        netConnections++;
+        String rest = line.text().substring(via + 8);
+        if (rest.startsWith("Socket")) {
+            socketConnections++;
+        } else if (line.indexOf(GDRDMA, via) >= 0) {
+            gdrConnections++;
+        }
+        if (network == null && !rest.startsWith("IB/") && !rest.startsWith("Socket")) {
+            plugin = rest.substring(0, Math.max(rest.indexOf('/'), 0)).strip();
+        }
+    }
+
+    private void devices(Line line) {
+        String text = line.text();
+        Matcher net = NET_USING.matcher(text);
+        if (!net.find()) {
+            return;
+        }
+        if (net.group(1).equals("Socket")) {
+            socketInterfaces = text.substring(net.end()).strip();
+            return;
+        }
+        Matcher device = NET_DEVICE.matcher(text);
+        while (device.find() && hcas.size() < MAX_HCAS) {
+            hcas.add(device.group(1));
+            anyRoce |= device.group(2).equals("RoCE");
+            anyIb |= device.group(2).equals("IB");
+        }
+    }
+
+    private void fallbackCauses(Line line) {
+        if (line.contains(NO_DEVICE)) {
+            findings.add("ib-no-device", Severity.ERROR, "NCCL found no active RDMA port (NET/IB : No device found)",
+                    "check the RDMA driver and link (railyard doctor on the node), and that the pod requests the RDMA "
+                            + "resource so /dev/infiniband is mounted", line);
+        } else if (line.contains(NO_VERBS)) {
+            findings.add("no-verbs-library", Severity.ERROR, "NCCL could not load libibverbs",
+                    "install rdma-core (libibverbs and the mlx5 provider) in the container image", line);
+        } else if (line.contains(PLUGIN_IB_FAILED)) {
+            findings.add("ib-init-failed", Severity.ERROR, "NCCL's IB network failed to initialize",
+                    "read the WARN lines before it; check the RDMA devices and the container's /dev/infiniband", line);
+        } else if (line.contains(IB_DISABLED)) {
+            findings.add("rdma-disabled", Severity.ERROR, "NCCL_IB_DISABLE=1: NCCL was told not to use RDMA",
+                    "unset NCCL_IB_DISABLE (or set it to 0)", line);
+        }
+    }
+
+    private void gdr(Line line) {
+        String text = line.text();
+        if (text.contains("Disabled")) {
+            gdrDisabled = true;
+            Matcher distance = GDR_DISTANCE.matcher(text);
+            if (distance.find()) {
+                findings.add("gdr-distance", Severity.WARN, "GPUDirect RDMA off: a GPU is farther from its NIC (distance "
+                                + distance.group(1) + ") than NCCL_NET_GDR_LEVEL allows (" + distance.group(2) + ")",
+                        "place the job's GPUs under the NICs' PCIe switches, or raise NCCL_NET_GDR_LEVEL (PHB, SYS) after "
+                                + "measuring with nccl-tests", line);
+            } else if (text.contains("(no module)")) {
+                gdrNoModule = true;
+                findings.add("gdr-no-module", Severity.WARN, "GPUDirect RDMA off: no peer-memory module",
+                        "load nvidia_peermem (or use DMA-BUF with the open GPU kernel modules); railyard doctor's gpudirect "
+                                + "check shows which", line);
+            } else if (!text.contains("NET/Socket")) {
+                findings.add("gdr-disabled", Severity.WARN, "NCCL reports GPUDirect RDMA disabled for an HCA",
+                        "check that nvidia_peermem is loaded (lsmod) or that DMA-BUF works (NCCL_DMABUF_ENABLE), "
+                                + "and the GPU-NIC distance against NCCL_NET_GDR_LEVEL", line);
+            }
+        } else if (text.contains("Enabled")) {
+            gdrEnabled = true;
+        }
+    }
+
+    private void completion(Line line) {
+        String text = line.text();
+        Matcher status = STATUS.matcher(text);
+        if (!status.find()) {
+            return;
+        }
+        int code = Integer.parseInt(status.group(1));
+        Matcher localGid = LOCAL_GID.matcher(text);
+        boolean roceGid = localGid.find() && !localGid.group(1).toLowerCase().startsWith("fe80");
+        if (completionTransport == null) {
+            completionTransport = roceGid ? "RoCE" : text.contains("NET/IB") ? "IB" : null;
+        }
+        Matcher vendor = VENDOR.matcher(text);
+        String suffix = " (vendor error " + (vendor.find() ? vendor.group(1) : "unknown") + ")";
+        switch (code) {
+            case 12 -> findings.add("retry-exceeded", Severity.ERROR, "RDMA completions failed with status 12 RETRY_EXC_ERR" + suffix
+                            + ": the peer never acknowledged",
+                    "check the GID index (RoCE v2 with an IPv4 address on both ends), that the NICs can reach each other "
+                            + "(routes, VLAN, MTU), and packet loss (ECN/PFC); NCCL_IB_TIMEOUT=20 tolerates slow fabrics", line);
+            case 13 -> findings.add("rnr-retry-exceeded", Severity.ERROR, "RDMA completions failed with status 13 RNR_RETRY_EXC_ERR" + suffix,
+                    "the receiver had no buffer posted in time: look for a stalled or crashed peer rank", line);
+            case 4 -> findings.add("local-protection-error", Severity.ERROR, "RDMA completions failed with status 4 LOC_PROT_ERR" + suffix,
+                    "usually PCIe ACS or the IOMMU blocking GPUDirect RDMA: test with NCCL_NET_GDR_LEVEL=0, then disable ACS "
+                            + "on the PCIe switches or set the IOMMU to passthrough (iommu=pt)", line);
+            case 5 -> findings.add("wr-flush-error", Severity.INFO, "RDMA completions flushed with status 5 WR_FLUSH_ERR" + suffix,
+                    "these follow an earlier error on the same queue pair: look for it", line);
+            default -> findings.add("completion-error", Severity.ERROR, "RDMA completions failed with status " + code + suffix,
+                    "look up the ibv_wc_status and the vendor error", line);
+        }
+        Matcher gid = LOCAL_GID.matcher(text);
+        if (gid.find() && gid.group(1).toLowerCase().startsWith("fe80") && anyRoce) {
+            findings.add("link-local-gid", Severity.ERROR, "RoCE traffic used a link-local GID (" + gid.group(1) + "), which cannot be routed",
+                    "set NCCL_IB_GID_INDEX to the RoCE v2 IPv4 entry (railyard doctor's gid check), or let NCCL >= 2.21 choose", line);
+        }
+    }
+
+    private void verbs(Line line) {
+        String text = line.text();
+        if (text.contains("ibv_reg_dmabuf_mr")) {
+            findings.add("dmabuf-registration-failed", Severity.ERROR, "DMA-BUF memory registration failed",
+                    "set NCCL_DMABUF_ENABLE=0 to use nvidia_peermem, or update the driver and kernel for DMA-BUF", line);
+        } else if (text.contains("ibv_reg_mr") && text.contains("Cannot allocate memory")) {
+            findings.add("memlock", Severity.ERROR, "memory registration failed: Cannot allocate memory (locked-memory limit)",
+                    "raise the memlock limit to unlimited for the container runtime and the pod (railyard doctor's memlock check)", line);
+        } else if (text.contains("ibv_modify_qp") && text.contains("timed out")) {
+            findings.add("unroutable-gid", Severity.ERROR, "ibv_modify_qp timed out: the remote GID cannot be reached",
+                    "use a routable RoCE v2 IPv4 GID index on every node (not fe80::), and check routes between the NICs", line);
+        } else {
+            findings.add("verbs-call-failed", Severity.ERROR, "a verbs call failed: " + abbreviate(text),
+                    "read the errno in the message; check /dev/infiniband in the container and the device's state", line);
+        }
+    }
+
+    @Override
+    public long hits() {
+        return hits;
+    }
+
+    @Override
+    public void finish(LogReport.Builder report) {
+        if (hits == 0) {
+            return;
+        }
+        String transport = transport();
+        boolean fallback = transport.equals("socket")
+                && (findings.has("ib-no-device") || findings.has("no-verbs-library") || findings.has("ib-init-failed"));
+        Boolean gdr = gdrConnections > 0 ? Boolean.TRUE : gdrDisabled ? Boolean.FALSE : gdrEnabled ? Boolean.TRUE : null;
+        report.nccl = new NcclSummary(version, transport, transport.equals("plugin") ? plugin : null, fallback, gdr,
+                hcas.stream().toList(), bootstrap, netConnections, gdrConnections);
+        conclude(report.nccl, fallback);
+    }
+
+    private String transport() {
+        String name = network;
+        if (name == null && netConnections > 0) {
+            name = socketConnections == netConnections ? "Socket" : plugin == null ? "IB" : plugin;
+        }
+        if (name == null && completionTransport != null) {
+            // completions are only reported by NCCL's IB transport
+            anyRoce |= completionTransport.equals("RoCE");
+            anyIb |= completionTransport.equals("IB");
+            name = "IB";
+        }
+        if (name == null) {
+            return "unknown";
+        }
+        if (name.equals("Socket")) {
+            return "socket";
+        }
+        if (name.equals("IB")) {
+            return anyRoce && !anyIb ? "roce" : "ib";
+        }
+        plugin = name;
+        return "plugin";
+    }
+
+    private void conclude(NcclSummary nccl, boolean fallback) {
+        if (nccl.transport().equals("socket")) {
+            if (fallback) {
+                findings.conclude("socket-fallback", Severity.ERROR, "NCCL silently fell back from RDMA to TCP sockets"
+                        + (socketInterfaces == null ? "" : " (" + socketInterfaces + ")"),
+                        "fix the cause found above, then look for 'Using network IB' and 'via NET/IB' in the log");
+            } else if (!findings.has("rdma-disabled")) {
+                findings.conclude("socket-transport", Severity.ERROR, "NCCL used TCP sockets, not RDMA",
+                        "check NCCL_NET and NCCL_IB_DISABLE, the RDMA devices in the container, and NCCL_IB_HCA");
+            }
+            if (socketInterfaces != null && socketInterfaces.matches(".*\\]lo:.*") && !socketInterfaces.contains("[1]")) {
+                findings.conclude("socket-loopback", Severity.WARN, "NCCL's only socket interface is lo: ranks on other nodes cannot connect",
+                        "set NCCL_SOCKET_IFNAME to the interface of the pod or host network");
+            }
+            return;
+        }
+        if (nccl.rdma() && Boolean.TRUE.equals(nccl.gdr())) {
+            findings.conclude("rdma-verified", Severity.INFO, "NCCL used RDMA (" + nccl.transport()
+                    + (nccl.plugin() == null ? "" : " " + nccl.plugin()) + ")"
+                    + (nccl.hcas().isEmpty() ? "" : " on " + String.join(", ", nccl.hcas()))
+                    + (gdrConnections > 0 ? " with GPUDirect RDMA on " + gdrConnections + " of " + netConnections + " connections" : ""),
+                    "");
+        } else if (nccl.rdma() && !findings.has("gdr-disabled") && !findings.has("gdr-no-module") && !findings.has("gdr-distance")) {
+            findings.conclude("rdma-without-gdr", nccl.gdr() == null ? Severity.INFO : Severity.WARN, "NCCL used RDMA ("
+                    + nccl.transport() + ")" + (nccl.gdr() == null ? "; the log does not say whether GPUDirect RDMA was used"
+                    : " but without GPUDirect RDMA: every transfer is staged through host memory"),
+                    gdrNoModule ? "load nvidia_peermem" : "set NCCL_DEBUG_SUBSYS=INIT,NET to see per-connection GDRDMA");
+        }
+    }
+
+    private static java.util.Optional<Matcher> match(Pattern pattern, Line line) {
+        Matcher matcher = pattern.matcher(line.text());
+        return matcher.find() ? java.util.Optional.of(matcher) : java.util.Optional.empty();
+    }
+
+    private static String abbreviate(String text) {
+        String trimmed = text.strip();
+        int warn = trimmed.indexOf("NCCL WARN ");
+        String message = warn >= 0 ? trimmed.substring(warn + 10) : trimmed;
+        return message.length() > 160 ? message.substring(0, 160) + "…" : message;
+    }
+}

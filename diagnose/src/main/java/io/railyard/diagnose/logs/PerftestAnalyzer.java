@@ -1,0 +1,146 @@
+package io.railyard.diagnose.logs;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/** perftest output (ib_write_bw, ib_read_bw, ib_send_bw and the latency tests): its settings, results and errors. */
+final class PerftestAnalyzer implements Analyzer {
+    private static final Pattern BW_HEADER = Pattern.compile("BW peak\\[(MB|MiB|Gb)/sec\\]");
+    private static final Pattern NUMBERS = Pattern.compile("^\\s*(\\d+)\\s+(\\d+)\\s+([\\d.]+)\\s+([\\d.]+)");
+    private static final Pattern SETTING = Pattern.compile("^\\s*(Mtu|Link type|GID index|Device)\\s*:\\s*(\\S+)");
+    private static final Pattern FAILED_STATUS = Pattern.compile("Failed status[- ]?(?:\\w+ \\()?(\\d+)");
+    private static final long LARGE_MESSAGE = 64 * 1024;
+
+    private final Findings findings;
+    private long hits;
+    private String unit;
+    private boolean latency;
+    private String linkType;
+    private Integer mtu;
+    private double peakGbps;
+    private double averageGbps;
+    private long largestSize = -1;
+    private long rowCount;
+    private final List<List<Double>> rows = new ArrayList<>();
+
+    PerftestAnalyzer(Findings findings) {
+        this.findings = findings;
+    }
+
+    @Override
+    public void accept(Line line) {
+        String text = line.text();
+        if (text.contains(" BW Test") || text.contains(" Lat Test") || text.contains("local address: LID")
+                || text.contains("remote address: LID") || text.contains("#bytes")) {
+            hits++;
+            Matcher header = BW_HEADER.matcher(text);
+            if (header.find()) {
+                unit = header.group(1);
+            } else if (text.contains("t_min[usec]") || text.contains("t_typical")) {
+                latency = true;
+            }
+            return;
+        }
+        Matcher setting = SETTING.matcher(text);
+        if (setting.find()) {
+            hits++;
+            switch (setting.group(1)) {
+                case "Mtu" -> mtu = parseInt(setting.group(2).replace("[B]", ""));
+                case "Link type" -> linkType = setting.group(2);
+                default -> { }
+            }
+            return;
+        }
+        errors(line, text);
+        if (unit == null && !latency) {
+            return;
+        }
+        Matcher numbers = NUMBERS.matcher(text);
+        if (numbers.find()) {
+            hits++;
+            rowCount++;
+            long size = Long.parseLong(numbers.group(1));
+            double a = Double.parseDouble(numbers.group(3));
+            double b = Double.parseDouble(numbers.group(4));
+            if (!latency) {
+                peakGbps = Math.max(peakGbps, toGbps(a));
+                if (size >= largestSize) {
+                    largestSize = size;
+                    averageGbps = toGbps(b);
+                }
+            }
+            if (rows.size() < LogReport.MAX_ROWS) {
+                rows.add(List.of((double) size, Double.parseDouble(numbers.group(2)), a, b));
+            }
+        }
+    }
+
+    private void errors(Line line, String text) {
+        if (text.contains("Completion with error") || text.contains("Failed status")) {
+            hits++;
+            Matcher status = FAILED_STATUS.matcher(text);
+            String code = status.find() ? status.group(1) : "";
+            findings.add("perftest-completion-error", Severity.ERROR, "perftest completions failed"
+                            + (code.isEmpty() ? "" : " with status " + code + (code.equals("12") ? " (RETRY_EXC_ERR: no acknowledgement)" : "")),
+                    "check the GID index (-x), that the two NICs reach each other, and the ports' state on both ends", line);
+        } else if (text.contains("state is Down")) {
+            hits++;
+            findings.add("perftest-port-down", Severity.ERROR, "perftest found the port down",
+                    "bring the port up (railyard doctor's link check says why it is down)", line);
+        } else if (text.contains("No IB devices found")) {
+            hits++;
+            findings.add("no-rdma-devices", Severity.ERROR, "no RDMA devices found", "load the RDMA driver (modprobe mlx5_ib); in a pod, request the RDMA resource", line);
+        } else if (text.contains("Requested mtu is higher than active mtu")) {
+            hits++;
+            findings.add("perftest-mtu", Severity.WARN, "the requested MTU is higher than the port's active MTU",
+                    "raise the netdev MTU (9000) so the RoCE MTU reaches 4096", line);
+        }
+    }
+
+    private double toGbps(double value) {
+        return switch (unit == null ? "MB" : unit) {
+            case "Gb" -> value;
+            case "MiB" -> value * 1024 * 1024 * 8 / 1e9;
+            default -> value * 1e6 * 8 / 1e9;
+        };
+    }
+
+    private static Integer parseInt(String text) {
+        try {
+            return Integer.parseInt(text);
+        } catch (NumberFormatException e) {
+            return null;
+        }
+    }
+
+    @Override
+    public long hits() {
+        return hits;
+    }
+
+    @Override
+    public void finish(LogReport.Builder report) {
+        if (hits == 0) {
+            return;
+        }
+        if ("Ethernet".equals(linkType) && mtu != null && mtu < 4096) {
+            findings.conclude("roce-mtu-below-4096", Severity.WARN, "RoCE MTU " + mtu + " in this test: below 4096",
+                    "set the netdev MTU to 9000 on both hosts and every switch port");
+        }
+        Double percent = null;
+        if (!latency && largestSize >= LARGE_MESSAGE && report.lineRateGbps.isPresent()) {
+            double lineRate = report.lineRateGbps.getAsDouble();
+            percent = Math.round(peakGbps / lineRate * 1000) / 10.0;
+            if (percent < 70) {
+                findings.conclude("bandwidth-below-line-rate", Severity.WARN,
+                        String.format("perftest peak %.1f Gb/s is %.0f%% of the %.0f Gb/s line rate", peakGbps, percent, lineRate),
+                        "check the MTU, the PCIe slot's width and speed (lspci -vv), the NUMA node the test ran on, and congestion");
+            }
+        }
+        if (rowCount > 0) {
+            report.bandwidth = new Bandwidth(null, null, latency ? null : peakGbps, latency ? null : averageGbps, percent, rowCount, rows);
+        }
+    }
+}

@@ -1,0 +1,165 @@
+package io.railyard.diagnose.logs;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/** ibstat and ibv_devinfo output: each port's state, physical state, link layer, LIDs and MTU. */
+final class PortToolAnalyzer implements Analyzer {
+    private static final Pattern DEVICE = Pattern.compile("^(?:CA '([^']+)'|hca_id:\\s*(\\S+))");
+    private static final Pattern PORT = Pattern.compile("^\\s+(?:Port (\\d+):|port:\\s*(\\d+))\\s*$");
+    private static final Pattern FIELD = Pattern.compile("^\\s+([A-Za-z_ ]+?)\\s*:\\s*(.*?)\\s*$");
+    private static final Pattern MTU = Pattern.compile("(\\d+) \\(\\d\\)");
+    private static final int MAX_PORTS = 1024;
+
+    private final Findings findings;
+    private long ibstatHits;
+    private long devinfoHits;
+    private String device;
+    private Port port;
+    private final List<PortFacts> ports = new ArrayList<>();
+
+    /** The port being read; judged when the next one starts or the input ends. */
+    private static final class Port {
+        final String name;
+        final long line;
+        final String header;
+        String state;
+        String physicalState;
+        String linkLayer;
+        String rate;
+        Integer lid;
+        Integer smLid;
+        Integer activeMtu;
+
+        Port(String name, Line line) {
+            this.name = name;
+            this.line = line.number();
+            this.header = line.text();
+        }
+    }
+
+    PortToolAnalyzer(Findings findings) {
+        this.findings = findings;
+    }
+
+    @Override
+    public void accept(Line line) {
+        String text = line.text();
+        Matcher deviceLine = DEVICE.matcher(text);
+        if (deviceLine.find()) {
+            close();
+            if (deviceLine.group(1) != null) {
+                device = deviceLine.group(1);
+                ibstatHits++;
+            } else {
+                device = deviceLine.group(2);
+                devinfoHits++;
+            }
+            return;
+        }
+        if (text.contains("No IB devices found") || text.contains("Failed to get IB devices list")) {
+            devinfoHits++;
+            findings.add("no-rdma-devices", Severity.ERROR, "no RDMA devices found",
+                    "load the RDMA driver (modprobe mlx5_ib); in a pod, request the RDMA resource so /dev/infiniband is mounted", line);
+            return;
+        }
+        if (device == null) {
+            return;
+        }
+        Matcher portLine = PORT.matcher(text);
+        if (portLine.find()) {
+            close();
+            port = new Port(device + ":" + (portLine.group(1) != null ? portLine.group(1) : portLine.group(2)), line);
+            return;
+        }
+        Matcher field = FIELD.matcher(text);
+        if (port != null && field.find()) {
+            field(field.group(1), field.group(2));
+        }
+    }
+
+    private void field(String name, String value) {
+        switch (name) {
+            case "State" -> { port.state = value; ibstatHits++; }
+            case "Physical state" -> { port.physicalState = value; ibstatHits++; }
+            case "Rate" -> port.rate = value;
+            case "Base lid" -> port.lid = parse(value);
+            case "SM lid" -> port.smLid = parse(value);
+            case "Link layer", "link_layer" -> port.linkLayer = value;
+            case "state" -> { port.state = value.replaceAll("PORT_|\\s*\\(\\d+\\)", ""); devinfoHits++; }
+            case "phys_state" -> port.physicalState = value.replaceAll("\\s*\\(\\d+\\)", "");
+            case "port_lid" -> port.lid = parse(value);
+            case "sm_lid" -> port.smLid = parse(value);
+            case "active_mtu" -> {
+                Matcher mtu = MTU.matcher(value);
+                port.activeMtu = mtu.find() ? Integer.parseInt(mtu.group(1)) : null;
+                devinfoHits++;
+            }
+            default -> { }
+        }
+    }
+
+    /** Records the port being read and what is wrong with it. */
+    private void close() {
+        Port p = port;
+        port = null;
+        if (p == null) {
+            return;
+        }
+        if (ports.size() < MAX_PORTS) {
+            ports.add(new PortFacts(p.name, p.state, p.physicalState, p.linkLayer, p.rate, p.lid, p.smLid, p.activeMtu, Map.of()));
+        }
+        boolean active = p.state != null && p.state.toUpperCase().startsWith("ACTIVE");
+        boolean infiniBand = p.linkLayer == null || p.linkLayer.equals("InfiniBand");
+        if (p.state != null && !active) {
+            if ("LinkUp".equalsIgnoreCase(p.physicalState) && infiniBand) {
+                report(p, "no-subnet-manager", Severity.ERROR, "port " + p.name + " is " + p.state
+                        + " with the link up: no subnet manager has configured it", "run a subnet manager (opensm, or the switch's or UFM's SM)");
+            } else {
+                String why = "Polling".equalsIgnoreCase(p.physicalState) ? " (Polling): no link partner"
+                        : p.physicalState == null ? "" : " (" + p.physicalState + ")";
+                report(p, "port-down", Severity.ERROR, "port " + p.name + " is " + p.state + why,
+                        "check the cable, the optic and the switch port, then the driver (railyard doctor's link check)");
+            }
+        } else if (active && infiniBand && p.smLid != null && p.smLid == 0 && p.lid != null) {
+            report(p, "no-subnet-manager", Severity.ERROR, "port " + p.name + " has no SM LID",
+                    "run a subnet manager (opensm, or the switch's or UFM's SM)");
+        }
+        if ("Ethernet".equals(p.linkLayer) && p.activeMtu != null && p.activeMtu < 4096) {
+            report(p, "roce-mtu-below-4096", Severity.WARN, "RoCE port " + p.name + " runs with an active MTU of " + p.activeMtu
+                    + ": below 4096", "set the netdev MTU to 9000 (the kernel needs 4096 + 96 for a 4096 RoCE MTU) and enable "
+                    + "jumbo frames on the switches");
+        }
+    }
+
+    private void report(Port p, String id, Severity severity, String summary, String remedy) {
+        findings.add(id, severity, summary, remedy, p.line, p.header);
+    }
+
+    private static Integer parse(String value) {
+        try {
+            return value.startsWith("0x") ? Integer.parseInt(value.substring(2), 16) : Integer.parseInt(value);
+        } catch (NumberFormatException e) {
+            return null;
+        }
+    }
+
+    /** ibstat or ibv_devinfo, whichever this input looked like more. */
+    String kind() {
+        return ibstatHits >= devinfoHits ? "ibstat" : "ibv_devinfo";
+    }
+
+    @Override
+    public long hits() {
+        return ibstatHits + devinfoHits;
+    }
+
+    @Override
+    public void finish(LogReport.Builder report) {
+        close();
+        report.ports.addAll(ports);
+    }
+}
