@@ -10,7 +10,7 @@ import java.util.regex.Pattern;
 final class IbErrorsAnalyzer implements Analyzer {
     private static final Pattern PORT_ERRORS = Pattern.compile("GUID (0x\\w+) port (\\w+):(.*)");
     private static final Pattern COUNTER = Pattern.compile("\\[(\\w+) == (\\d+)\\]");
-    private static final Pattern NODE = Pattern.compile("Errors for (0x\\w+) \"([^\"]*)\"");
+    private static final Pattern NODE = Pattern.compile("Errors for (?:0x\\w+ )?\"([^\"]*)\"");
     private static final Pattern PERFQUERY = Pattern.compile("^(\\w+):\\.+(\\d+)\\s*$");
     private static final Pattern SUMMARY = Pattern.compile("##\\s+(\\d+) ports checked, (\\d+) ports have errors");
     /** PMA counters that mean a bad link, as opposed to traffic or congestion. */
@@ -34,7 +34,7 @@ final class IbErrorsAnalyzer implements Analyzer {
         Matcher nodeLine = NODE.matcher(text);
         if (nodeLine.find()) {
             hits++;
-            node = nodeLine.group(2);
+            node = nodeLine.group(1);
             return;
         }
         Matcher port = PORT_ERRORS.matcher(text);

@@ -24,6 +24,10 @@ final class PerftestAnalyzer implements Analyzer {
     private long largestSize = -1;
     private long rowCount;
     private final List<List<Double>> rows = new ArrayList<>();
+    private long completionErrorLine = -1;
+    private String completionErrorText;
+    private static final String COMPLETION_REMEDY =
+            "check the GID index (-x), that the two NICs reach each other, and the ports' state on both ends";
 
     PerftestAnalyzer(Findings findings) {
         this.findings = findings;
@@ -78,13 +82,18 @@ final class PerftestAnalyzer implements Analyzer {
     }
 
     private void errors(Line line, String text) {
-        if (text.contains("Completion with error") || text.contains("Failed status")) {
+        Matcher status = FAILED_STATUS.matcher(text);
+        if (status.find()) {
             hits++;
-            Matcher status = FAILED_STATUS.matcher(text);
-            String code = status.find() ? status.group(1) : "";
-            findings.add("perftest-completion-error", Severity.ERROR, "perftest completions failed"
-                            + (code.isEmpty() ? "" : " with status " + code + (code.equals("12") ? " (RETRY_EXC_ERR: no acknowledgement)" : "")),
-                    "check the GID index (-x), that the two NICs reach each other, and the ports' state on both ends", line);
+            String code = status.group(1);
+            findings.add("perftest-completion-error", Severity.ERROR, "perftest completions failed with status " + code
+                            + (code.equals("12") ? " (RETRY_EXC_ERR: no acknowledgement)" : ""), COMPLETION_REMEDY, line);
+        } else if (text.contains("Completion with error")) {
+            hits++;
+            if (completionErrorLine < 0) {
+                completionErrorLine = line.number();
+                completionErrorText = text;
+            }
         } else if (text.contains("state is Down")) {
             hits++;
             findings.add("perftest-port-down", Severity.ERROR, "perftest found the port down",
@@ -124,6 +133,10 @@ final class PerftestAnalyzer implements Analyzer {
     public void finish(LogReport.Builder report) {
         if (hits == 0) {
             return;
+        }
+        if (completionErrorLine >= 0 && !findings.has("perftest-completion-error")) {
+            findings.add("perftest-completion-error", Severity.ERROR, "perftest completions failed", COMPLETION_REMEDY,
+                    completionErrorLine, completionErrorText);
         }
         if ("Ethernet".equals(linkType) && mtu != null && mtu < 4096) {
             findings.conclude("roce-mtu-below-4096", Severity.WARN, "RoCE MTU " + mtu + " in this test: below 4096",

@@ -1,0 +1,199 @@
+package io.railyard.diagnose.logs;
+
+import static io.railyard.diagnose.logs.Analyzed.finding;
+import static io.railyard.diagnose.logs.Analyzed.text;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.charset.StandardCharsets;
+import java.util.OptionalDouble;
+import org.junit.jupiter.api.Test;
+
+/** Synthetic logs, one per rule, in the formats of the NCCL versions and tools that print them. */
+class RulesTest {
+    private static final String P = "gpu-a:1234:5678 [0] NCCL INFO ";
+    private static final String W = "gpu-a:1234:5678 [0] transport/net_ib.cc:1295 NCCL WARN ";
+
+    @Test
+    void versionAndBootstrapInEveryFormat() {
+        assertThat(text("NCCL version 2.18.5+cuda12.2\n" + P + "Bootstrap : Using eth0:10.0.0.1<0>\n").nccl())
+                .satisfies(n -> {
+                    assertThat(n.version()).isEqualTo("2.18.5");
+                    assertThat(n.bootstrapInterface()).isEqualTo("eth0");
+                });
+        assertThat(text(P + "NCCL version 2.23.4+cuda12.6\n" + P + "Bootstrap: Using eth1:10.0.0.2<0>\n").nccl())
+                .satisfies(n -> {
+                    assertThat(n.version()).isEqualTo("2.23.4");
+                    assertThat(n.bootstrapInterface()).isEqualTo("eth1");
+                });
+    }
+
+    @Test
+    void noVerbsLibraryIsASilentFallback() {
+        LogReport report = text(W.replace("transport/net_ib.cc:1295", "misc/ibvwrap.cc:63") + "Failed to open libibverbs.so[.1]\n"
+                + P + "NET/Socket : Using [0]eth0:10.0.0.1<0>\n" + P + "Using network Socket\n");
+
+        assertThat(report.nccl().fallback()).isTrue();
+        assertThat(finding(report, "no-verbs-library").remedy()).contains("rdma-core");
+        assertThat(finding(report, "socket-fallback").severity()).isEqualTo(Severity.ERROR);
+    }
+
+    @Test
+    void pluginFailingToInitializeIsAFallback() {
+        LogReport report = text(P + "Failed to initialize NET plugin IB\n" + P + "Initialized NET plugin Socket\n"
+                + P + "Assigned NET plugin Socket to comm\n" + P + "Channel 00/0 : 0[0] -> 1[0] [send] via NET/Socket/0\n");
+
+        assertThat(report.nccl().transport()).isEqualTo("socket");
+        assertThat(report.nccl().fallback()).isTrue();
+    }
+
+    @Test
+    void hpcxPluginWithGpuDirect() {
+        LogReport report = text(P + "NET/Plugin : Plugin Path : /opt/hpcx/nccl_rdma_sharp_plugin/lib/libnccl-net.so\n"
+                + P + "P2P plugin IBext_v8\n" + P + "NET/IB : Using [0]mlx5_0:1/IB/SHARP [1]mlx5_1:1/IB/SHARP [RO]; OOB ib0:10.1.0.1<0>\n"
+                + P + "Using network IBext_v8\n" + P + "Channel 00/1 : 0[0] -> 8[0] [send] via NET/IBext_v8/0/GDRDMA\n");
+
+        assertThat(report.nccl().transport()).isEqualTo("plugin");
+        assertThat(report.nccl().plugin()).isEqualTo("IBext_v8");
+        assertThat(report.nccl().gdr()).isTrue();
+        assertThat(report.nccl().hcas()).containsExactly("mlx5_0:1", "mlx5_1:1");
+        assertThat(report.nccl().rdma()).isTrue();
+    }
+
+    @Test
+    void gpuBeyondTheGdrLevelAndNoPeerMemory() {
+        LogReport distance = text(P + "NET/IB : Using [0]mlx5_0:1/IB ; OOB ib0:10.1.0.1<0>\n" + P + "Using network IB\n"
+                + P + "GPU Direct RDMA Disabled for GPU 86000 / HCA 0 (distance 5 > 4), read 0\n");
+        LogReport noModule = text(P + "NET/IB : GPU Direct RDMA Disabled for HCA 0 'mlx5_0' (no module)\n" + P + "Using network IB\n");
+
+        assertThat(finding(distance, "gdr-distance").summary()).contains("distance 5", "allows (4)");
+        assertThat(distance.nccl().gdr()).isFalse();
+        assertThat(finding(noModule, "gdr-no-module").remedy()).contains("nvidia_peermem");
+    }
+
+    @Test
+    void completionStatusesOfEveryVersion() {
+        assertThat(text(W + "NET/IB : Got completion with error 12, opcode 0, len 0, vendor err 129\n").findings())
+                .extracting(Finding::id).contains("retry-exceeded");
+        assertThat(finding(text(W + "NET/IB: Got completion from peer 10.0.0.2<3303> with status=IBV_WC_RNR_RETRY_EXC_ERR(13) "
+                + "opcode=IBV_WC_SEND(0) len=0 vendor_err=135 hca mlx5_0\n"), "rnr-retry-exceeded").summary()).contains("vendor error 135");
+        assertThat(finding(text(W + "NET/IB : Got completion from peer 10.0.0.2<3303> with status=5 opcode=0 len=0 vendor err 249\n"),
+                "wr-flush-error").severity()).isEqualTo(Severity.INFO);
+    }
+
+    @Test
+    void linkLocalGidOnRoce() {
+        LogReport report = text(P + "NET/IB : Using [0]mlx5_0:1/RoCE ; OOB eth0:10.0.0.1<0>\n" + P + "Using network IB\n"
+                + W + "NET/IB : Got completion from peer 10.0.0.2<3303> with status=12 opcode=0 len=0 vendor err 129 (Send) "
+                + "localGid ::ffff:0.0.0.0 remoteGids fe80::1\n"
+                + W + "NET/IB : Got completion from peer 10.0.0.2<3303> with status=12 opcode=0 len=0 vendor err 129 (Send) "
+                + "localGid fe80::ba3f:d2ff:fea1:2b00 remoteGids fe80::1\n");
+
+        assertThat(finding(report, "link-local-gid").summary()).contains("fe80::ba3f:d2ff:fea1:2b00");
+    }
+
+    @Test
+    void failedVerbsCalls() {
+        assertThat(text(W + "NET/IB : ibv_reg_mr_iova2 failed with error Cannot allocate memory\n").findings())
+                .extracting(Finding::id).contains("memlock");
+        assertThat(text(W + "NET/IB : ibv_reg_dmabuf_mr failed with error Operation not supported\n").findings())
+                .extracting(Finding::id).contains("dmabuf-registration-failed");
+        assertThat(text(W + "NET/IB : ibv_modify_qp failed with error Connection timed out\n").findings())
+                .extracting(Finding::id).contains("unroutable-gid");
+        assertThat(finding(text(W + "Call to ibv_create_qp failed with error Cannot allocate memory\n"), "verbs-call-failed").summary())
+                .contains("Call to ibv_create_qp failed");
+    }
+
+    @Test
+    void ibstatPortsWithoutASubnetManagerOrALink() {
+        LogReport report = text("""
+                CA 'mlx5_0'
+                	CA type: MT4129
+                	Port 1:
+                		State: Initializing
+                		Physical state: LinkUp
+                		Rate: 400
+                		Base lid: 65535
+                		SM lid: 0
+                		Link layer: InfiniBand
+                CA 'mlx5_1'
+                	Port 1:
+                		State: Down
+                		Physical state: Polling
+                		Link layer: InfiniBand
+                """);
+
+        assertThat(report.kind()).isEqualTo("ibstat");
+        assertThat(finding(report, "no-subnet-manager").summary()).contains("mlx5_0:1 is Initializing with the link up");
+        assertThat(finding(report, "port-down").summary()).isEqualTo("port mlx5_1:1 is Down (Polling): no link partner");
+        assertThat(finding(report, "port-down").evidence().getFirst().line()).isEqualTo(11);
+    }
+
+    @Test
+    void perftestInMegabytesBelowLineRateWithSmallRoceMtu() {
+        String perftest = """
+                                    RDMA_Write BW Test
+                 Mtu             : 1024[B]
+                 Link type       : Ethernet
+                 GID index       : 3
+                ---------------------------------------------------------------------------------------
+                 #bytes     #iterations    BW peak[MB/sec]    BW average[MB/sec]   MsgRate[Mpps]
+                 65536      5000             9000.00            8800.00              0.140800
+                ---------------------------------------------------------------------------------------
+                """;
+        LogReport report = Analyzed.bytes(perftest.getBytes(StandardCharsets.UTF_8), OptionalDouble.of(200));
+
+        assertThat(report.bandwidth().peakGbps()).isEqualTo(72.0);
+        assertThat(report.bandwidth().averageGbps()).isEqualTo(70.4);
+        assertThat(report.bandwidth().lineRatePercent()).isEqualTo(36.0);
+        assertThat(finding(report, "bandwidth-below-line-rate").summary()).contains("72.0 Gb/s is 36% of the 200 Gb/s line rate");
+        assertThat(finding(report, "roce-mtu-below-4096").severity()).isEqualTo(Severity.WARN);
+    }
+
+    @Test
+    void perftestErrors() {
+        LogReport report = text("                    RDMA_Write BW Test\n Completion with error at client\n"
+                + " Failed status 12: wr_id 0 syndrom 0x81\n");
+
+        assertThat(finding(report, "perftest-completion-error").summary()).contains("status 12 (RETRY_EXC_ERR");
+    }
+
+    @Test
+    void ncclTestsWrongResultsAndLowBandwidth() {
+        String rows = """
+                #       size         count      type   redop    root     time   algbw   busbw #wrong     time   algbw   busbw #wrong
+                #        (B)    (elements)                               (us)  (GB/s)  (GB/s)            (us)  (GB/s)  (GB/s)
+                   134217728      33554432     float     sum      -1   5000.0   26.84   50.33      2   5010.0   26.79   50.23      0
+                # Avg bus bandwidth    : 40.1
+                """;
+        LogReport report = Analyzed.bytes(rows.getBytes(StandardCharsets.UTF_8), OptionalDouble.of(800));
+
+        assertThat(finding(report, "nccl-tests-wrong-results").severity()).isEqualTo(Severity.ERROR);
+        assertThat(finding(report, "bandwidth-below-line-rate").summary()).contains("50.3 GB/s is 50% of the 800 Gb/s line rate");
+    }
+
+    @Test
+    void manyRanksInterleavedWithoutPrefixes() {
+        StringBuilder log = new StringBuilder();
+        for (int rank = 0; rank < 64; rank++) {
+            log.append("[").append(rank % 8).append("] NCCL INFO Channel 00/0 : ").append(rank).append("[0] -> ").append((rank + 8) % 64)
+                    .append("[0] [send] via NET/IB/").append(rank % 8).append("/GDRDMA\n");
+            log.append("pod-").append(rank).append(" | ").append(rank % 8).append(" NCCL INFO Using network IB\n");
+        }
+
+        LogReport report = text(log.toString());
+
+        assertThat(report.nccl().transport()).isEqualTo("ib");
+        assertThat(report.nccl().netConnections()).isEqualTo(64);
+        assertThat(report.nccl().gdrConnections()).isEqualTo(64);
+    }
+
+    @Test
+    void plainTextIsUnknownWithNothingToReport() {
+        LogReport report = text("hello\nworld\n");
+
+        assertThat(report.kind()).isEqualTo("unknown");
+        assertThat(report.findings()).isEmpty();
+        assertThat(report.nccl()).isNull();
+        assertThat(report.bandwidth()).isNull();
+    }
+}
