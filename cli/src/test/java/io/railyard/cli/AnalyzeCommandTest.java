@@ -1,0 +1,77 @@
+package io.railyard.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+
+class AnalyzeCommandTest {
+    private static final Path LOGS = Path.of(System.getProperty("railyard.repo", "..")).resolve("testdata/logs");
+
+    private static String log(String name) {
+        return LOGS.resolve(name).toString();
+    }
+
+    @Test
+    void fallbackExitsOneWithEvidenceAndRemedy() {
+        CommandRun run = CommandRun.of("analyze", log("nccl-socket-fallback-driver-stopped-01.log"));
+
+        assertThat(run.exitCode()).isOne();
+        assertThat(run.out())
+                .contains("nccl-log")
+                .contains("network socket, FELL BACK to sockets")
+                .contains("❌ socket-fallback: NCCL silently fell back from RDMA to TCP sockets")
+                .contains("       line 5: oneflow-15:3907318:3907604 [1] NCCL INFO NET/IB : No device found.");
+    }
+
+    @Test
+    void healthyLogExitsZero() {
+        CommandRun run = CommandRun.of("analyze", log("nccl-ib-gdr-ok-aks-01.log"), log("ibstat-ndr-active-01.txt"));
+
+        assertThat(run.exitCode()).isZero();
+        assertThat(run.out()).contains("rdma-verified").contains("port mlx5_5:1: Active/LinkUp");
+    }
+
+    @Test
+    void jsonHasTheDocumentedShape() throws Exception {
+        CommandRun run = CommandRun.of("analyze", "-o", "json", "--nic-gbps", "800",
+                log("nccl-roce-gdr-disabled-01.log"), log("nccl-tests-allreduce-ib-near-peak-01.txt"));
+
+        JsonNode reports = new ObjectMapper().readTree(run.out()).path("reports");
+        assertThat(reports).hasSize(2);
+        JsonNode nccl = reports.get(0).path("nccl");
+        assertThat(reports.get(0).path("kind").asText()).isEqualTo("nccl-log");
+        assertThat(nccl.path("transport").asText()).isEqualTo("roce");
+        assertThat(nccl.path("plugin").isNull()).isTrue();
+        assertThat(nccl.path("fallback").asBoolean()).isFalse();
+        assertThat(nccl.path("gdr").asBoolean()).isFalse();
+        assertThat(nccl.path("hcas").toString()).isEqualTo("[\"mlx5_0:1\",\"mlx5_1:1\"]");
+        assertThat(reports.get(0).path("bandwidth").isNull()).isTrue();
+        JsonNode finding = reports.get(0).path("findings").get(0);
+        assertThat(finding.path("id").asText()).isEqualTo("gdr-disabled");
+        assertThat(finding.path("severity").asText()).isEqualTo("warn");
+        assertThat(finding.path("evidence").get(0).path("line").asInt()).isEqualTo(5);
+        assertThat(finding.path("remedy").asText()).isNotBlank();
+        assertThat(reports.get(1).path("nccl").isNull()).isTrue();
+        assertThat(reports.get(1).path("bandwidth").path("avgBusGBps").asDouble()).isEqualTo(84.8558);
+        assertThat(run.exitCode()).isZero();
+    }
+
+    @Test
+    void missingFileIsAUsageError() {
+        CommandRun run = CommandRun.of("analyze", "nope.log");
+
+        assertThat(run.exitCode()).isEqualTo(2);
+        assertThat(run.err()).isEqualTo("analyze: nope.log: no such file\n");
+    }
+
+    @Test
+    void noFileIsAUsageError() {
+        CommandRun run = CommandRun.of("analyze");
+
+        assertThat(run.exitCode()).isEqualTo(2);
+        assertThat(run.err()).contains("FILE").hasLineCount(1);
+    }
+}
