@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Wall time of `railyard doctor` on an example node, JVM start included: with the class-data-sharing archive the
-# launcher uses, against a plain `java -jar` of the same jar, interleaved run by run. Prints medians and their ratio.
+# Wall time of `railyard doctor` on an example node, JVM start included: with the flags and class-data-sharing
+# archive the launcher uses, against a plain `java -jar` of the same jar, interleaved run by run. Prints medians and their ratio.
 #   bench/doctor-startup.sh [RUNS] [NODE]
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -16,7 +16,7 @@ median() { sort -n | awk '{a[NR]=$1} END {print (NR % 2) ? a[(NR+1)/2] : (a[NR/2
 
 cds=(); plain=()
 for _ in $(seq "$runs"); do
-  cds+=("$(millis "$JAVA_HOME/bin/java" -XX:SharedArchiveFile="$jsa" -Xshare:on -jar "$jar" doctor --root "$node" --no-kubernetes)")
+  cds+=("$(millis "$JAVA_HOME/bin/java" -XX:+UseSerialGC -XX:SharedArchiveFile="$jsa" -Xshare:on -jar "$jar" doctor --root "$node" --no-kubernetes)")
   plain+=("$(millis "$JAVA_HOME/bin/java" -jar "$jar" doctor --root "$node" --no-kubernetes)")
 done
 m_cds=$(printf '%s\n' "${cds[@]}" | median)

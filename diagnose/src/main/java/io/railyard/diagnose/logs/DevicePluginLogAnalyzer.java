@@ -8,6 +8,10 @@ final class DevicePluginLogAnalyzer implements Analyzer {
     private static final Pattern MISSING_DEVICE = Pattern.compile("RDMA device \\\\?\"(\\w+)\\\\?\" not found");
     private static final Pattern EXPOSING = Pattern.compile("exposing \"?(\\d+)\"? devices");
 
+    private static final String DEVICE = "device";
+    private static final String RDMA = "RDMA";
+    private static final String AGENT_LOGGER = "i.r.a.";
+
     private final Findings findings;
     private long hits;
 
@@ -17,6 +21,9 @@ final class DevicePluginLogAnalyzer implements Analyzer {
 
     @Override
     public void accept(Line line) {
+        if (!line.contains(DEVICE) && !line.contains(RDMA) && !line.contains(AGENT_LOGGER)) {
+            return;
+        }
         String text = line.text();
         if (text.contains("DiscoverHostDevices") || text.contains("discovering host network devices")
                 || text.contains("device plugin") || text.contains("i.r.a.")) {

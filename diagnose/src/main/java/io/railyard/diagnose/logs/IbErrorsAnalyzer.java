@@ -18,6 +18,11 @@ final class IbErrorsAnalyzer implements Analyzer {
             "PortRcvErrors", "PortRcvRemotePhysicalErrors", "LocalLinkIntegrityErrors", "ExcessiveBufferOverrunErrors",
             "PortXmitDiscards");
 
+    private static final String ERRORS_FOR = "Errors for ";
+    private static final String GUID = "GUID 0x";
+    private static final String HASHES = "##";
+    private static final String DOTS = ":....";
+
     private final Findings findings;
     private long hits;
     private String node = "";
@@ -30,6 +35,9 @@ final class IbErrorsAnalyzer implements Analyzer {
 
     @Override
     public void accept(Line line) {
+        if (!line.contains(ERRORS_FOR) && !line.contains(GUID) && !line.startsWith(HASHES, 0) && !line.contains(DOTS)) {
+            return;
+        }
         String text = line.text();
         Matcher nodeLine = NODE.matcher(text);
         if (nodeLine.find()) {

@@ -1,20 +1,21 @@
 package io.railyard.diagnose.logs;
 
-import java.nio.charset.StandardCharsets;
-
 /**
- * One line of an input, as bytes in a reused buffer: cheap byte searches first, a String only for lines that matter.
+ * One line of an input, as a range of a larger Latin-1 string (the bytes of the chunk being read): searches use the
+ * JDK's vectorized {@code String.indexOf}, and a line becomes a String of its own only when it matters.
  * Valid until the reader moves on.
  */
 public final class Line {
-    private byte[] bytes;
-    private int length;
+    private String chunk;
+    private int start;
+    private int end;
     private long number;
     private String text;
 
-    void reset(byte[] bytes, int length, long number) {
-        this.bytes = bytes;
-        this.length = length;
+    void reset(String chunk, int start, int end, long number) {
+        this.chunk = chunk;
+        this.start = start;
+        this.end = end;
         this.number = number;
         this.text = null;
     }
@@ -24,38 +25,46 @@ public final class Line {
         return number;
     }
 
-    public boolean contains(byte[] needle) {
-        return indexOf(needle, 0) >= 0;
+    public int length() {
+        return end - start;
     }
 
-    /** The position of the needle at or after {@code from}, or -1. */
-    public int indexOf(byte[] needle, int from) {
-        int last = length - needle.length;
-        byte first = needle[0];
-        for (int i = Math.max(from, 0); i <= last; i++) {
-            if (bytes[i] != first) {
-                continue;
-            }
-            int j = 1;
-            while (j < needle.length && bytes[i + j] == needle[j]) {
-                j++;
-            }
-            if (j == needle.length) {
-                return i;
+    public boolean contains(String needle) {
+        return chunk.indexOf(needle, start, end) >= 0;
+    }
+
+    /** The position of the needle in the line at or after {@code from}, or -1. */
+    public int indexOf(String needle, int from) {
+        int at = chunk.indexOf(needle, start + Math.max(from, 0), end);
+        return at < 0 ? -1 : at - start;
+    }
+
+    /** Whether the line has the needle at position {@code at}. */
+    public boolean startsWith(String needle, int at) {
+        return at >= 0 && start + at + needle.length() <= end && chunk.startsWith(needle, start + at);
+    }
+
+    /** The character at a position of the line. */
+    public char charAt(int at) {
+        return chunk.charAt(start + at);
+    }
+
+    /** The first character that is not a space or tab, or 0 for a blank line. */
+    public char firstNonBlank() {
+        for (int i = start; i < end; i++) {
+            char c = chunk.charAt(i);
+            if (c != ' ' && c != '\t') {
+                return c;
             }
         }
-        return -1;
+        return 0;
     }
 
-    /** The line as text (ISO-8859-1, so that any byte survives; the formats read here are ASCII). */
+    /** The line as text (bytes as ISO-8859-1, so that any byte survives; the formats read here are ASCII). */
     public String text() {
         if (text == null) {
-            text = new String(bytes, 0, length, StandardCharsets.ISO_8859_1);
+            text = chunk.substring(start, end);
         }
         return text;
-    }
-
-    static byte[] ascii(String needle) {
-        return needle.getBytes(StandardCharsets.US_ASCII);
     }
 }

@@ -2,6 +2,7 @@ package io.railyard.diagnose.logs;
 
 import java.io.IOException;
 import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
 import java.util.function.Consumer;
 
 /**
@@ -10,39 +11,51 @@ import java.util.function.Consumer;
  */
 final class LineReader {
     static final int MAX_LINE = 64 * 1024;
+    private static final int BUFFER = 1 << 20;
 
     private LineReader() {}
 
     static long forEachLine(InputStream in, Consumer<Line> consumer) throws IOException {
-        byte[] chunk = new byte[1 << 16];
-        byte[] line = new byte[MAX_LINE];
+        byte[] buffer = new byte[BUFFER];
         Line view = new Line();
-        int length = 0;
+        int filled = 0;
         long number = 0;
-        int read;
-        while ((read = in.read(chunk)) > 0) {
-            for (int i = 0; i < read; i++) {
-                byte b = chunk[i];
-                if (b == '\n') {
-                    int end = Math.min(length, MAX_LINE);
-                    if (end > 0 && length <= MAX_LINE && line[end - 1] == '\r') {
-                        end--;
-                    }
-                    view.reset(line, end, ++number);
-                    consumer.accept(view);
-                    length = 0;
-                } else {
-                    if (length < MAX_LINE) {
-                        line[length] = b;
-                    }
-                    length++;
+        boolean skipping = false; // inside the rest of a line longer than MAX_LINE
+        boolean eof = false;
+        while (!eof) {
+            int read = in.readNBytes(buffer, filled, buffer.length - filled);
+            eof = filled + read < buffer.length;
+            filled += read;
+            // Latin-1 keeps every byte as one char, and lets String.indexOf search with vector instructions.
+            String chunk = new String(buffer, 0, filled, StandardCharsets.ISO_8859_1);
+            int start = 0;
+            int newline;
+            while ((newline = chunk.indexOf('\n', start)) >= 0) {
+                if (!skipping) {
+                    number = emit(chunk, start, Math.min(newline, start + MAX_LINE), view, number, consumer);
                 }
+                skipping = false;
+                start = newline + 1;
             }
-        }
-        if (length > 0) {
-            view.reset(line, Math.min(length, MAX_LINE), ++number);
-            consumer.accept(view);
+            int rest = filled - start;
+            if (rest > 0 && (eof || rest >= MAX_LINE)) {
+                if (!skipping) {
+                    number = emit(chunk, start, start + Math.min(rest, MAX_LINE), view, number, consumer);
+                }
+                skipping = !eof;
+                rest = 0;
+            }
+            System.arraycopy(buffer, filled - rest, buffer, 0, rest); // an unfinished line waits for its end
+            filled = rest;
         }
         return number;
+    }
+
+    /** Hands one line to the consumer, without the CR of a CRLF ending; returns the new line count. */
+    private static long emit(String chunk, int start, int end, Line view, long number, Consumer<Line> consumer) {
+        int stop = end > start && chunk.charAt(end - 1) == '\r' ? end - 1 : end;
+        view.reset(chunk, start, stop, number + 1);
+        consumer.accept(view);
+        return number + 1;
     }
 }

@@ -11,6 +11,9 @@ import java.util.zip.GZIPInputStream;
 
 /** Reads one input (plain or gzip) once, in constant memory, and reports its kind, facts and findings. */
 public final class LogAnalysis {
+    private static final String NCCL_INFO = "NCCL INFO ";
+    private static final String NCCL_WARN = "NCCL WARN";
+
     private LogAnalysis() {}
 
     /**
@@ -31,6 +34,15 @@ public final class LogAnalysis {
         analyzers.put("device-plugin", new DevicePluginLogAnalyzer(findings));
         List<Analyzer> all = List.copyOf(analyzers.values());
         LineReader.forEachLine(decompressed(input), line -> {
+            int info = line.indexOf(NCCL_INFO, 0);
+            if (info >= 0) {
+                nccl.acceptInfo(line, info + NCCL_INFO.length()); // NCCL's own lines, most of a large log: no other tool prints them
+                return;
+            }
+            if (line.contains(NCCL_WARN)) {
+                nccl.accept(line);
+                return;
+            }
             for (Analyzer analyzer : all) {
                 analyzer.accept(line);
             }

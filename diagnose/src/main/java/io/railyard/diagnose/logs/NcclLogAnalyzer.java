@@ -10,23 +10,28 @@ import java.util.regex.Pattern;
  * prefixes: the network chosen, fallbacks, HCAs, GPUDirect RDMA, completion errors and failed verbs calls.
  */
 final class NcclLogAnalyzer implements Analyzer {
-    private static final byte[] NCCL_INFO = Line.ascii("NCCL INFO");
-    private static final byte[] NCCL_WARN = Line.ascii("NCCL WARN");
-    private static final byte[] OLD_INFO = Line.ascii("] INFO ");
-    private static final byte[] VIA_NET = Line.ascii("via NET/");
-    private static final byte[] GDRDMA = Line.ascii("/GDRDMA");
-    private static final byte[] VERSION = Line.ascii("NCCL version");
-    private static final byte[] BOOTSTRAP = Line.ascii("Bootstrap");
-    private static final byte[] USING_NETWORK = Line.ascii("Using network ");
-    private static final byte[] IB_USING = Line.ascii(" : Using [");
-    private static final byte[] NO_DEVICE = Line.ascii("NET/IB : No device found");
-    private static final byte[] NO_VERBS = Line.ascii("Failed to open libibverbs");
-    private static final byte[] PLUGIN_IB_FAILED = Line.ascii("Failed to initialize NET plugin IB");
-    private static final byte[] IB_DISABLED = Line.ascii("NCCL_IB_DISABLE set by environment to 1");
-    private static final byte[] GDR = Line.ascii("GPU Direct RDMA ");
-    private static final byte[] COMPLETION = Line.ascii("Got completion");
-    private static final byte[] IBV = Line.ascii("ibv_");
-    private static final byte[] PLUGIN = Line.ascii("plugin");
+    private static final String NCCL_WARN = "NCCL WARN";
+    private static final String OLD_INFO = "] INFO ";
+    private static final String VIA_NET = "via NET/";
+    private static final String GDRDMA = "/GDRDMA";
+    private static final String CHANNEL = "Channel";
+    private static final String CALL_TO = "Call to";
+    private static final String ASSIGNED = "Assigned NET plugin";
+    private static final String SOCKET = "Socket";
+    private static final String IB_SLASH = "IB/";
+    private static final String VERSION = "NCCL version";
+    private static final String BOOTSTRAP = "Bootstrap";
+    private static final String USING_NETWORK = "Using network ";
+    private static final String IB_USING = " : Using [";
+    private static final String NO_DEVICE = "NET/IB : No device found";
+    private static final String NO_VERBS = "Failed to open libibverbs";
+    private static final String PLUGIN_IB_FAILED = "Failed to initialize NET plugin IB";
+    private static final String IB_DISABLED = "NCCL_IB_DISABLE set by environment to 1";
+    private static final String GDR = "GPU Direct RDMA ";
+    private static final String COMPLETION = "Got completion";
+    private static final String IBV = "ibv_";
+    private static final String PLUGIN = "plugin";
+    private static final String FAILED = "failed";
 
     private static final Pattern VERSION_NUMBER = Pattern.compile("NCCL version (\\d+\\.\\d+\\.\\d+)");
     private static final Pattern BOOTSTRAP_IF = Pattern.compile("Bootstrap ?: Using \\[?\\d*\\]?([^:<\\s]+)");
@@ -63,18 +68,54 @@ final class NcclLogAnalyzer implements Analyzer {
         this.findings = findings;
     }
 
+    /** A line without the {@code NCCL INFO} tag: WARN lines, a bare version line, pre-2.3 formats, or none of NCCL's. */
     @Override
     public void accept(Line line) {
-        if (!line.contains(NCCL_INFO) && !line.contains(NCCL_WARN) && !line.contains(VERSION) && !line.contains(VIA_NET)
-                && !line.contains(COMPLETION) && !line.contains(OLD_INFO)) {
+        if (!line.contains(NCCL_WARN) && !line.contains(VERSION) && !line.contains(VIA_NET) && !line.contains(COMPLETION)
+                && !line.contains(OLD_INFO)) {
             return;
         }
         hits++;
         int via = line.indexOf(VIA_NET, 0);
         if (via >= 0) {
             connection(line, via);
-            return; // channel lines are most of a log: nothing else to look at on them
+        } else {
+            read(line);
         }
+    }
+
+    /**
+     * A line tagged {@code NCCL INFO}, its message starting at {@code message}. Such lines are most of a large log, so
+     * the message's first word decides, without searching the line, whether there is anything to read.
+     */
+    void acceptInfo(Line line, int message) {
+        hits++;
+        if (message >= line.length()) {
+            return;
+        }
+        switch (line.charAt(message)) {
+            case 'C' -> {
+                char second = message + 1 < line.length() ? line.charAt(message + 1) : 0;
+                if (second == 'h' && line.startsWith(CHANNEL, message)) {
+                    int via = line.indexOf(VIA_NET, message);
+                    if (via >= 0) {
+                        connection(line, via);
+                    }
+                } else if (second == 'a' && line.startsWith(CALL_TO, message)) {
+                    read(line);
+                }
+            }
+            case 'N', 'U', 'B', 'G', 'F', 'I', 'P' -> read(line);
+            case 'A' -> {
+                if (message + 1 < line.length() && line.charAt(message + 1) == 's' && line.startsWith(ASSIGNED, message)) {
+                    read(line);
+                }
+            }
+            default -> { } // collective traces, comm setup, rings and trees: nothing about the network
+        }
+    }
+
+    private void read(Line line) {
         if (line.contains(VERSION) && version == null) {
             match(VERSION_NUMBER, line).ifPresent(m -> version = m.group(1));
         }
@@ -98,20 +139,23 @@ final class NcclLogAnalyzer implements Analyzer {
         if (line.contains(COMPLETION)) {
             completion(line);
         }
-        if (line.contains(IBV) && line.text().contains("failed")) {
+        if (line.contains(IBV) && line.contains(FAILED)) {
             verbs(line);
         }
     }
 
+    /** A channel line; most lines of a large log are these, so they are read as bytes. */
     private void connection(Line line, int via) {
         netConnections++;
-        String rest = line.text().substring(via + 8);
-        if (rest.startsWith("Socket")) {
+        int net = via + VIA_NET.length();
+        boolean socket = line.startsWith(SOCKET, net);
+        if (socket) {
             socketConnections++;
-        } else if (line.indexOf(GDRDMA, via) >= 0) {
+        } else if (line.indexOf(GDRDMA, net) >= 0) {
             gdrConnections++;
         }
-        if (network == null && !rest.startsWith("IB/") && !rest.startsWith("Socket")) {
+        if (network == null && plugin == null && !socket && !line.startsWith(IB_SLASH, net)) {
+            String rest = line.text().substring(net);
             plugin = rest.substring(0, Math.max(rest.indexOf('/'), 0)).strip();
         }
     }

@@ -9,7 +9,7 @@ import java.util.regex.Pattern;
 final class NcclTestsAnalyzer implements Analyzer {
     private static final Pattern AVG = Pattern.compile("#\\s*Avg bus bandwidth\\s*:\\s*([\\d.]+)");
     private static final Pattern ROW = Pattern.compile("^\\s*(\\d+)\\s+(\\d+)\\s+(\\w+)\\s+(\\w+)\\s+(-?\\d+\\s+)?([\\d.]+)\\s+([\\d.]+)\\s+([\\d.]+)\\s+(\\S+)(.*)$");
-    private static final byte[] HASH = Line.ascii("#");
+    private static final String HASH = "#";
     /** Rows smaller than this are latency-bound and say nothing about the network's bandwidth. */
     private static final long LARGE_MESSAGE = 64L << 20;
 
@@ -41,6 +41,10 @@ final class NcclTestsAnalyzer implements Analyzer {
                     || text.contains("Out of bounds values") || text.contains("Collective test concluded")) {
                 hits++;
             }
+            return;
+        }
+        char first = line.firstNonBlank();
+        if (first < '0' || first > '9') {
             return;
         }
         text = line.text();

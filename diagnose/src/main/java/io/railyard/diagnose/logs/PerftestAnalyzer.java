@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import java.util.stream.Stream;
 
 /** perftest output (ib_write_bw, ib_read_bw, ib_send_bw and the latency tests): its settings, results and errors. */
 final class PerftestAnalyzer implements Analyzer {
@@ -12,6 +13,9 @@ final class PerftestAnalyzer implements Analyzer {
     private static final Pattern SETTING = Pattern.compile("^\\s*(Mtu|Link type|GID index|Device)\\s*:\\s*(\\S+)");
     private static final Pattern FAILED_STATUS = Pattern.compile("Failed status[- ]?(?:\\w+ \\()?(\\d+)");
     private static final long LARGE_MESSAGE = 64 * 1024;
+    /** Something on every line of perftest's that is not a result row. */
+    private static final List<String> MARKERS = Stream.of(" : ", " Test", "#bytes", "with error", "Failed status",
+            "IB devices", "state is Down", "Requested mtu", "address: LID").toList();
 
     private final Findings findings;
     private long hits;
@@ -35,6 +39,11 @@ final class PerftestAnalyzer implements Analyzer {
 
     @Override
     public void accept(Line line) {
+        char first = line.firstNonBlank();
+        boolean row = first >= '0' && first <= '9';
+        if (!row && MARKERS.stream().noneMatch(line::contains)) {
+            return;
+        }
         String text = line.text();
         if (text.contains(" BW Test") || text.contains(" Lat Test") || text.contains("local address: LID")
                 || text.contains("remote address: LID") || text.contains("#bytes")) {
@@ -58,7 +67,7 @@ final class PerftestAnalyzer implements Analyzer {
             return;
         }
         errors(line, text);
-        if (unit == null && !latency) {
+        if ((unit == null && !latency) || !row) {
             return;
         }
         Matcher numbers = NUMBERS.matcher(text);

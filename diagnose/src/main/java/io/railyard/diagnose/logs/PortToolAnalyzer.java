@@ -13,6 +13,11 @@ final class PortToolAnalyzer implements Analyzer {
     private static final Pattern FIELD = Pattern.compile("^\\s+([A-Za-z_ ]+?)\\s*:\\s*(.*?)\\s*$");
     private static final Pattern MTU = Pattern.compile("(\\d+) \\(\\d\\)");
     private static final int MAX_PORTS = 1024;
+    private static final String TAB = "\t";
+    private static final String SPACE = " ";
+    private static final String CA = "CA '";
+    private static final String HCA = "hca_id:";
+    private static final String IB_DEVICES = "IB devices";
 
     private final Findings findings;
     private long ibstatHits;
@@ -47,6 +52,13 @@ final class PortToolAnalyzer implements Analyzer {
 
     @Override
     public void accept(Line line) {
+        boolean indented = line.startsWith(TAB, 0) || line.startsWith(SPACE, 0);
+        if (!indented && !line.startsWith(CA, 0) && !line.startsWith(HCA, 0) && !line.contains(IB_DEVICES)) {
+            return;
+        }
+        if (indented && device == null) {
+            return;
+        }
         String text = line.text();
         Matcher deviceLine = DEVICE.matcher(text);
         if (deviceLine.find()) {

@@ -6,8 +6,8 @@ import java.util.regex.Pattern;
 
 /** PyTorch's NCCL watchdog: collectives that timed out, which operation, and on which ranks. */
 final class PytorchAnalyzer implements Analyzer {
-    private static final byte[] PROCESS_GROUP = Line.ascii("ProcessGroupNCCL");
-    private static final byte[] WATCHDOG = Line.ascii("Watchdog caught collective operation timeout");
+    private static final String PROCESS_GROUP = "ProcessGroupNCCL";
+    private static final String WATCHDOG = "Watchdog caught collective operation timeout";
     private static final Pattern WORK = Pattern.compile("SeqNum=(\\d+), OpType=(\\w+).*?Timeout\\(ms\\)=(\\d+)\\) ran for (\\d+) milliseconds");
     private static final Pattern RANK = Pattern.compile("\\[Rank (\\d+)\\]");
 

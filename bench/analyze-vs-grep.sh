@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# `railyard analyze` on a large multi-rank NCCL log against `grep -c 'NCCL INFO'` on the same file, interleaved runs,
+# JVM start included, run as users run it (./railyard). Prints the medians and their ratio (target: at most 3).
+#   bench/analyze-vs-grep.sh [MEGABYTES] [RUNS]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+megabytes=${1:-1024}
+runs=${2:-5}
+JAVA_HOME=$(tools/java-home)
+export JAVA_HOME MAVEN_OPTS="--sun-misc-unsafe-memory-access=allow ${MAVEN_OPTS:-}"
+./mvnw -q -B -DskipTests -pl bench,cli -am install >&2
+cp=$(./mvnw -q -B -pl bench dependency:build-classpath -Dmdep.outputFile=/dev/stdout)
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+log="$work/nccl.log"
+"$JAVA_HOME/bin/java" -cp "bench/target/classes:$cp" io.railyard.bench.SyntheticNcclLog "$log" "$megabytes"
+cat "$log" > /dev/null # into the page cache for both
+
+# Output goes to a file: GNU grep stops at the first match when its output is /dev/null.
+millis() { local start end; start=$(date +%s%N); "$@" >"$work/out" 2>&1 || true; end=$(date +%s%N); echo $(( (end - start) / 1000000 )); }
+median() { sort -n | awk '{a[NR]=$1} END {print (NR % 2) ? a[(NR+1)/2] : (a[NR/2] + a[NR/2+1]) / 2}'; }
+grep_ms=(); analyze_ms=()
+for _ in $(seq "$runs"); do
+  grep_ms+=("$(millis grep -c 'NCCL INFO' "$log")")
+  analyze_ms+=("$(millis ./railyard analyze "$log")")
+done
+g=$(printf '%s\n' "${grep_ms[@]}" | median)
+a=$(printf '%s\n' "${analyze_ms[@]}" | median)
+echo "$(du -m "$log" | cut -f1) MB NCCL log, $(grep -c 'NCCL INFO' "$log") NCCL INFO lines, $runs interleaved runs, medians:"
+echo "  grep -c 'NCCL INFO': ${g} ms"
+echo "  railyard analyze:    ${a} ms"
+awk -v a="$a" -v g="$g" 'BEGIN {printf "  ratio analyze/grep: %.2f\n", a / g}'
