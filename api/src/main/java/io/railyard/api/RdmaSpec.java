@@ -1,0 +1,29 @@
+package io.railyard.api;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonPropertyDescription;
+import io.fabric8.generator.annotation.Min;
+import java.util.Map;
+
+/** The RDMA devices each pod gets, and how NCCL uses them. */
+@JsonInclude(JsonInclude.Include.NON_NULL)
+public class RdmaSpec {
+    @JsonPropertyDescription("Extended resource of the RDMA device plugin (default rdma/rdma).")
+    public String resource;
+
+    @Min(1)
+    @JsonPropertyDescription("RDMA devices per pod (default 1).")
+    public Integer devicesPerNode;
+
+    @JsonPropertyDescription("Use GPUDirect RDMA: sets NCCL_NET_GDR_LEVEL (default true).")
+    public Boolean gpuDirect;
+
+    @JsonPropertyDescription("Run the pods in the host's network namespace (default false).")
+    public Boolean hostNetwork;
+
+    @JsonPropertyDescription("NCCL_SOCKET_IFNAME: the interface for NCCL's bootstrap and socket traffic.")
+    public String socketInterface;
+
+    @JsonPropertyDescription("More NCCL_* variables for the trainer.")
+    public Map<String, String> env;
+}

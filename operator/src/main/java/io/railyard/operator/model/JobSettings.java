@@ -1,0 +1,77 @@
+package io.railyard.operator.model;
+
+import io.railyard.api.DataVolume;
+import io.railyard.api.Names;
+import io.railyard.api.PodResources;
+import io.railyard.api.PodTemplateOverrides;
+import io.railyard.api.RdmaSpec;
+import io.railyard.api.RunPolicy;
+import io.railyard.api.SchedulingSpec;
+import io.railyard.api.TrainingJob;
+import io.railyard.api.TrainingJobSpec;
+import java.util.List;
+import java.util.Map;
+
+/** A TrainingJob's spec with every default applied: what the builders read. */
+record JobSettings(
+        String name, String namespace, TrainingJobSpec spec, RdmaSpec rdma, String rdmaResource, int devicesPerNode,
+        boolean gpuDirect, boolean hostNetwork, int masterPort, SchedulingSpec.Scheduler scheduler, List<String> topologyKeys,
+        PodResources resources, PodTemplateOverrides podTemplate, int backoffLimit) {
+
+    static final int DEFAULT_MASTER_PORT = 29500;
+    private static final int HOST_PORT_BASE = 20000;
+    private static final int HOST_PORT_RANGE = 10000;
+
+    static JobSettings of(TrainingJob job) {
+        TrainingJobSpec spec = job.getSpec();
+        RdmaSpec rdma = spec.rdma == null ? new RdmaSpec() : spec.rdma;
+        SchedulingSpec scheduling = spec.scheduling == null ? new SchedulingSpec() : spec.scheduling;
+        RunPolicy runPolicy = spec.runPolicy == null ? new RunPolicy() : spec.runPolicy;
+        String namespace = job.getMetadata().getNamespace() == null ? "default" : job.getMetadata().getNamespace();
+        boolean hostNetwork = Boolean.TRUE.equals(rdma.hostNetwork);
+        return new JobSettings(
+                job.getMetadata().getName(),
+                namespace,
+                spec,
+                rdma,
+                rdma.resource == null ? Names.DEFAULT_RDMA_RESOURCE : rdma.resource,
+                rdma.devicesPerNode == null ? 1 : rdma.devicesPerNode,
+                rdma.gpuDirect == null || rdma.gpuDirect,
+                hostNetwork,
+                spec.masterPort != null ? spec.masterPort : hostNetwork ? hostPort(namespace, job.getMetadata().getName()) : DEFAULT_MASTER_PORT,
+                scheduling.scheduler == null ? SchedulingSpec.Scheduler.DEFAULT : scheduling.scheduler,
+                scheduling.topologyKeys == null ? List.of() : scheduling.topologyKeys,
+                spec.resources == null ? new PodResources() : spec.resources,
+                spec.podTemplate == null ? new PodTemplateOverrides() : spec.podTemplate,
+                runPolicy.backoffLimit == null ? 3 : runPolicy.backoffLimit);
+    }
+
+    /** On the host's network two jobs on one node need different ports: one derived from the job, stable across renders. */
+    static int hostPort(String namespace, String name) {
+        return HOST_PORT_BASE + Math.floorMod((namespace + "/" + name).hashCode(), HOST_PORT_RANGE);
+    }
+
+    boolean topologyOrder() {
+        return !topologyKeys.isEmpty();
+    }
+
+    /** Rank 0's stable DNS name through the headless Service. */
+    String masterAddress() {
+        return podName(0) + "." + name + "." + namespace + ".svc";
+    }
+
+    String podName(int index) {
+        return name + "-" + index;
+    }
+
+    Map<String, DataVolume> dataVolumes() {
+        Map<String, DataVolume> volumes = new java.util.LinkedHashMap<>();
+        if (spec.dataset != null) {
+            volumes.put("dataset", spec.dataset);
+        }
+        if (spec.model != null) {
+            volumes.put("model", spec.model);
+        }
+        return volumes;
+    }
+}

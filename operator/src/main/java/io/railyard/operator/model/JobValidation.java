@@ -1,0 +1,124 @@
+package io.railyard.operator.model;
+
+import io.fabric8.kubernetes.api.model.Quantity;
+import io.railyard.api.DataVolume;
+import io.railyard.api.SchedulingSpec;
+import io.railyard.api.TrainingJob;
+import io.railyard.api.TrainingJobSpec;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.regex.Pattern;
+
+/**
+ * The rules of the CRD's schema and its CEL validations, checked before anything is built, each failure naming the
+ * field ({@code spec.nodes: must be at least 1}); and the rules a schema cannot say.
+ */
+public final class JobValidation {
+    private static final Pattern DNS_LABEL = Pattern.compile("[a-z0-9]([-a-z0-9]*[a-z0-9])?");
+    private static final Pattern RESOURCE_NAME = Pattern.compile("[a-z0-9]([-a-z0-9.]*[a-z0-9])?/[A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?");
+    /** Pod names are {@code <job>-<index>} and must stay DNS labels of at most 63 characters. */
+    private static final int MAX_NAME = 52;
+
+    private JobValidation() {}
+
+    public static List<String> errors(TrainingJob job) {
+        List<String> errors = new ArrayList<>();
+        String name = job.getMetadata() == null ? null : job.getMetadata().getName();
+        if (name == null || name.isEmpty()) {
+            errors.add("metadata.name: is required");
+        } else if (!DNS_LABEL.matcher(name).matches() || name.length() > MAX_NAME) {
+            errors.add("metadata.name: must be a DNS label of at most " + MAX_NAME + " characters (lower case letters, digits, '-')");
+        }
+        TrainingJobSpec spec = job.getSpec();
+        if (spec == null) {
+            errors.add("spec: is required");
+            return errors;
+        }
+        required(errors, "spec.image", spec.image);
+        if ((spec.script == null) == (spec.module == null)) {
+            errors.add("spec: exactly one of script or module must be set");
+        }
+        notOption(errors, "spec.script", spec.script);
+        notOption(errors, "spec.module", spec.module);
+        atLeast(errors, "spec.nodes", spec.nodes, 1);
+        atLeast(errors, "spec.gpusPerNode", spec.gpusPerNode, 1);
+        if (spec.masterPort != null && (spec.masterPort < 1 || spec.masterPort > 65535)) {
+            errors.add("spec.masterPort: must be between 1 and 65535");
+        }
+        if (spec.rdma != null) {
+            if (spec.rdma.devicesPerNode != null && spec.rdma.devicesPerNode < 1) {
+                errors.add("spec.rdma.devicesPerNode: must be at least 1");
+            }
+            if (spec.rdma.resource != null && !RESOURCE_NAME.matcher(spec.rdma.resource).matches()) {
+                errors.add("spec.rdma.resource: must be an extended resource name such as rdma/rdma");
+            }
+        }
+        volume(errors, "spec.dataset", spec.dataset);
+        volume(errors, "spec.model", spec.model);
+        if (spec.resources != null) {
+            quantity(errors, "spec.resources.cpu", spec.resources.cpu);
+            quantity(errors, "spec.resources.memory", spec.resources.memory);
+        }
+        if (spec.scheduling != null && spec.scheduling.scheduler == SchedulingSpec.Scheduler.KUEUE && spec.scheduling.queue == null) {
+            errors.add("spec.scheduling.queue: is required with scheduler kueue (the LocalQueue's name)");
+        }
+        if (spec.runPolicy != null) {
+            atLeast(errors, "spec.runPolicy.backoffLimit", spec.runPolicy.backoffLimit, 0);
+            if (spec.runPolicy.activeDeadlineSeconds != null && spec.runPolicy.activeDeadlineSeconds < 1) {
+                errors.add("spec.runPolicy.activeDeadlineSeconds: must be at least 1");
+            }
+            if (spec.runPolicy.ttlSecondsAfterFinished != null && spec.runPolicy.ttlSecondsAfterFinished < 0) {
+                errors.add("spec.runPolicy.ttlSecondsAfterFinished: must be at least 0");
+            }
+        }
+        return errors;
+    }
+
+    private static void required(List<String> errors, String field, String value) {
+        if (value == null || value.isBlank()) {
+            errors.add(field + ": is required");
+        }
+    }
+
+    private static void atLeast(List<String> errors, String field, Integer value, int minimum) {
+        if (value == null && minimum > 0) {
+            errors.add(field + ": is required");
+        } else if (value != null && value < minimum) {
+            errors.add(field + ": must be at least " + minimum);
+        }
+    }
+
+    /** torchrun would read a value that starts with '-' as its own option. */
+    private static void notOption(List<String> errors, String field, String value) {
+        if (value != null && value.startsWith("-")) {
+            errors.add(field + ": must not start with '-'");
+        }
+    }
+
+    private static void volume(List<String> errors, String field, DataVolume volume) {
+        if (volume == null) {
+            return;
+        }
+        int sources = (volume.claimName != null ? 1 : 0) + (volume.hostPath != null ? 1 : 0) + (Boolean.TRUE.equals(volume.emptyDir) ? 1 : 0);
+        if (sources != 1) {
+            errors.add(field + ": exactly one of claimName, hostPath or emptyDir must be set");
+        }
+        if (volume.mountPath == null || !volume.mountPath.startsWith("/")) {
+            errors.add(field + ".mountPath: must be an absolute path");
+        }
+        if (volume.loader != null) {
+            required(errors, field + ".loader.image", volume.loader.image);
+        }
+    }
+
+    private static void quantity(List<String> errors, String field, String value) {
+        if (value == null) {
+            return;
+        }
+        try {
+            Quantity.getAmountInBytes(new Quantity(value));
+        } catch (IllegalArgumentException | ArithmeticException e) {
+            errors.add(field + ": '" + value + "' is not a Kubernetes quantity (e.g. 96, 500m, 1600Gi)");
+        }
+    }
+}

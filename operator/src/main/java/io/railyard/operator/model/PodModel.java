@@ -1,0 +1,169 @@
+package io.railyard.operator.model;
+
+import io.fabric8.kubernetes.api.model.Container;
+import io.fabric8.kubernetes.api.model.ContainerBuilder;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodBuilder;
+import io.fabric8.kubernetes.api.model.PodSpecBuilder;
+import io.fabric8.kubernetes.api.model.Quantity;
+import io.fabric8.kubernetes.api.model.Volume;
+import io.fabric8.kubernetes.api.model.VolumeBuilder;
+import io.fabric8.kubernetes.api.model.VolumeMount;
+import io.fabric8.kubernetes.api.model.VolumeMountBuilder;
+import io.railyard.api.DataVolume;
+import io.railyard.api.Names;
+import io.railyard.api.SchedulingSpec;
+import io.railyard.api.TrainingJob;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/** One pod of the gang: a node's GPUs and RDMA devices, torchrun, the job's data, and the scheduler's marks. */
+final class PodModel {
+    static final String TRAINER = "trainer";
+    static final String AWAIT_RANK = "await-rank";
+    static final String QUEUE_LABEL = "kueue.x-k8s.io/queue-name";
+    static final String POD_GROUP_LABEL = "kueue.x-k8s.io/pod-group-name";
+    static final String POD_GROUP_COUNT_ANNOTATION = "kueue.x-k8s.io/pod-group-total-count";
+    private static final String POD_INFO = "/etc/railyard/pod";
+    private static final String RANK_DIR = "/var/run/railyard";
+
+    private PodModel() {}
+
+    static Pod desired(TrainingJob job, JobSettings settings, int index, String railyardImage) {
+        PodBuilder pod = new PodBuilder().withMetadata(Ownership.metadata(job, settings.podName(index)));
+        pod.editMetadata().addToLabels(Names.INDEX_LABEL, String.valueOf(index)).endMetadata();
+        PodSpecBuilder spec = new PodSpecBuilder()
+                .withRestartPolicy("Never")
+                .withHostname(settings.podName(index))
+                .withSubdomain(settings.name())
+                .withServiceAccountName(settings.podTemplate().serviceAccountName)
+                .withNodeSelector(settings.podTemplate().nodeSelector)
+                .withTolerations(settings.podTemplate().tolerations)
+                .withNewAffinity()
+                .withNewNodeAffinity().withNewRequiredDuringSchedulingIgnoredDuringExecution()
+                .addNewNodeSelectorTerm().addNewMatchExpression().withKey(Names.RDMA_NODE_LABEL).withOperator("In").withValues("true")
+                .endMatchExpression().endNodeSelectorTerm()
+                .endRequiredDuringSchedulingIgnoredDuringExecution().endNodeAffinity()
+                .withNewPodAntiAffinity().addNewRequiredDuringSchedulingIgnoredDuringExecution()
+                .withTopologyKey("kubernetes.io/hostname")
+                .withNewLabelSelector().addToMatchLabels(Names.JOB_LABEL, settings.name()).endLabelSelector()
+                .endRequiredDuringSchedulingIgnoredDuringExecution().endPodAntiAffinity()
+                .endAffinity();
+        if (settings.hostNetwork()) {
+            spec.withHostNetwork(true).withDnsPolicy("ClusterFirstWithHostNet");
+        }
+        String priority = job.getSpec().scheduling == null ? null : job.getSpec().scheduling.priorityClassName;
+        spec.withPriorityClassName(priority);
+        scheduler(pod, spec, settings);
+
+        List<Volume> volumes = new ArrayList<>();
+        List<VolumeMount> mounts = new ArrayList<>();
+        volumes.add(new VolumeBuilder().withName("dshm").withNewEmptyDir().withMedium("Memory").endEmptyDir().build());
+        mounts.add(new VolumeMountBuilder().withName("dshm").withMountPath("/dev/shm").build());
+        settings.dataVolumes().forEach((name, volume) -> {
+            volumes.add(volume(name, volume));
+            mounts.add(new VolumeMountBuilder().withName(name).withMountPath(volume.mountPath).withReadOnly(readOnly(volume)).build());
+            if (volume.loader != null) {
+                spec.addToInitContainers(loader(name, volume));
+            }
+        });
+        if (settings.topologyOrder()) {
+            volumes.add(new VolumeBuilder().withName("pod-info").withNewDownwardAPI().addNewItem().withPath("annotations")
+                    .withNewFieldRef().withFieldPath("metadata.annotations").endFieldRef().endItem().endDownwardAPI().build());
+            volumes.add(new VolumeBuilder().withName("rank").withNewEmptyDir().endEmptyDir().build());
+            mounts.add(new VolumeMountBuilder().withName("rank").withMountPath(RANK_DIR).withReadOnly(true).build());
+            spec.addToInitContainers(awaitRank(railyardImage));
+        }
+        if (settings.podTemplate().volumes != null) {
+            volumes.addAll(settings.podTemplate().volumes);
+        }
+        if (settings.podTemplate().volumeMounts != null) {
+            mounts.addAll(settings.podTemplate().volumeMounts);
+        }
+        spec.withVolumes(volumes).withContainers(trainer(settings, index, mounts));
+        return pod.withSpec(spec.build()).build();
+    }
+
+    private static void scheduler(PodBuilder pod, PodSpecBuilder spec, JobSettings settings) {
+        String queue = settings.spec().scheduling == null ? null : settings.spec().scheduling.queue;
+        if (settings.scheduler() == SchedulingSpec.Scheduler.VOLCANO) {
+            spec.withSchedulerName("volcano");
+            pod.editMetadata().addToAnnotations(PodGroupModel.GROUP_NAME_ANNOTATION, settings.name()).endMetadata();
+        } else if (settings.scheduler() == SchedulingSpec.Scheduler.KUEUE) {
+            pod.editMetadata()
+                    .addToLabels(QUEUE_LABEL, queue)
+                    .addToLabels(POD_GROUP_LABEL, settings.name())
+                    .addToAnnotations(POD_GROUP_COUNT_ANNOTATION, String.valueOf(settings.spec().nodes))
+                    .endMetadata();
+        }
+    }
+
+    private static Container trainer(JobSettings settings, int index, List<VolumeMount> mounts) {
+        Map<String, Quantity> resources = new LinkedHashMap<>();
+        resources.put(Names.GPU_RESOURCE, new Quantity(String.valueOf(settings.spec().gpusPerNode)));
+        resources.put(settings.rdmaResource(), new Quantity(String.valueOf(settings.devicesPerNode())));
+        if (settings.resources().cpu != null) {
+            resources.put("cpu", new Quantity(settings.resources().cpu));
+        }
+        if (settings.resources().memory != null) {
+            resources.put("memory", new Quantity(settings.resources().memory));
+        }
+        ContainerBuilder trainer = new ContainerBuilder()
+                .withName(TRAINER)
+                .withImage(settings.spec().image)
+                .withCommand(TorchrunCommand.argv(settings.spec(), settings.topologyOrder()))
+                .withEnv(TrainerEnvironment.of(settings, index))
+                .withNewResources().withLimits(resources).withRequests(resources).endResources()
+                // NCCL registers its buffers with the NIC: locking them needs IPC_LOCK when memlock is limited.
+                .withNewSecurityContext().withNewCapabilities().withAdd("IPC_LOCK").endCapabilities().endSecurityContext()
+                .withVolumeMounts(mounts);
+        if (settings.hostNetwork()) {
+            trainer.addNewPort().withName("master").withContainerPort(settings.masterPort()).withHostPort(settings.masterPort()).endPort();
+        } else {
+            trainer.addNewPort().withName("master").withContainerPort(settings.masterPort()).endPort();
+        }
+        return trainer.build();
+    }
+
+    private static Volume volume(String name, DataVolume volume) {
+        VolumeBuilder builder = new VolumeBuilder().withName(name);
+        if (volume.claimName != null) {
+            builder.withNewPersistentVolumeClaim().withClaimName(volume.claimName).withReadOnly(volume.loader == null && readOnly(volume))
+                    .endPersistentVolumeClaim();
+        } else if (volume.hostPath != null) {
+            builder.withNewHostPath().withPath(volume.hostPath).withType("Directory").endHostPath();
+        } else {
+            builder.withNewEmptyDir().endEmptyDir();
+        }
+        return builder.build();
+    }
+
+    /** Claims and host paths are read-only for the trainer unless asked; an empty dir the loader fills is too. */
+    private static boolean readOnly(DataVolume volume) {
+        return volume.readOnly != null ? volume.readOnly : volume.claimName != null || volume.hostPath != null || volume.loader != null;
+    }
+
+    private static Container loader(String name, DataVolume volume) {
+        return new ContainerBuilder()
+                .withName("load-" + name)
+                .withImage(volume.loader.image)
+                .withCommand(volume.loader.command)
+                .addNewVolumeMount().withName(name).withMountPath(volume.mountPath).endVolumeMount()
+                .build();
+    }
+
+    private static Container awaitRank(String railyardImage) {
+        return new ContainerBuilder()
+                .withName(AWAIT_RANK)
+                .withImage(railyardImage)
+                .withArgs("await-rank", "--annotations=" + POD_INFO + "/annotations", "--env-file=" + TorchrunCommand.RANK_ENV_FILE)
+                .addNewVolumeMount().withName("pod-info").withMountPath(POD_INFO).withReadOnly(true).endVolumeMount()
+                .addNewVolumeMount().withName("rank").withMountPath(RANK_DIR).endVolumeMount()
+                .withNewSecurityContext().withRunAsNonRoot(true).withRunAsUser(65532L).withAllowPrivilegeEscalation(false)
+                .withReadOnlyRootFilesystem(true).withNewCapabilities().withDrop("ALL").endCapabilities().endSecurityContext()
+                .build();
+    }
+
+}
