@@ -24,8 +24,8 @@ public final class TrainingJobModel {
         if (settings.scheduler() == SchedulingSpec.Scheduler.VOLCANO) {
             objects.add(PodGroupModel.desired(job, settings));
         } else if (settings.scheduler() == SchedulingSpec.Scheduler.DEFAULT && job.getSpec().nodes > 1) {
-            warnings.add("spec.scheduling.scheduler is default: the pods are not scheduled as a gang, and two jobs that "
-                    + "each got part of their nodes can wait for each other forever; use volcano or kueue");
+            warnings.add("spec.scheduling.scheduler is default: the pods are not scheduled as a gang and can deadlock "
+                    + "(two jobs that each got part of their nodes wait for each other forever); use volcano or kueue");
         }
         for (int index = 0; index < job.getSpec().nodes; index++) {
             objects.add(PodModel.desired(job, settings, index, railyardImage));

@@ -1,0 +1,209 @@
+package io.railyard.operator.model;
+
+import static io.railyard.operator.model.Jobs.example;
+import static io.railyard.operator.model.Jobs.pods;
+import static io.railyard.operator.model.Jobs.render;
+import static io.railyard.operator.model.Jobs.yaml;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.fabric8.kubernetes.api.model.Container;
+import io.fabric8.kubernetes.api.model.EnvVar;
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.Quantity;
+import io.fabric8.kubernetes.api.model.Service;
+import io.fabric8.kubernetes.client.utils.Serialization;
+import io.fabric8.volcano.api.model.scheduling.v1beta1.PodGroup;
+import io.railyard.api.TrainingJob;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.Test;
+
+class TrainingJobModelTest {
+
+    private static Container trainer(Pod pod) {
+        return pod.getSpec().getContainers().getFirst();
+    }
+
+    private static Map<String, String> env(Pod pod) {
+        return trainer(pod).getEnv().stream().collect(Collectors.toMap(EnvVar::getName, EnvVar::getValue, (a, b) -> b));
+    }
+
+    @Test
+    void llamaOnRoceRendersAServicePodGroupAndTwoPods() {
+        List<HasMetadata> objects = render(example("llama70b-roce.yaml"));
+
+        assertThat(objects).extracting(HasMetadata::getKind).containsExactly("Service", "PodGroup", "Pod", "Pod");
+        Service service = (Service) objects.get(0);
+        assertThat(service.getSpec().getClusterIP()).isEqualTo("None");
+        assertThat(service.getSpec().getPublishNotReadyAddresses()).isTrue();
+        PodGroup group = (PodGroup) objects.get(1);
+        assertThat(group.getSpec().getMinMember()).isEqualTo(2);
+        assertThat(group.getSpec().getQueue()).isEqualTo("research");
+        assertThat(group.getSpec().getMinResources()).containsEntry("nvidia.com/gpu", new Quantity("16"))
+                .containsEntry("rdma/rdma", new Quantity("8")).containsEntry("cpu", new Quantity("192"))
+                .containsEntry("memory", new Quantity("3200Gi"));
+
+        Pod pod = (Pod) objects.get(3);
+        assertThat(pod.getMetadata().getName()).isEqualTo("llama70b-sft-1");
+        assertThat(pod.getSpec().getHostname()).isEqualTo("llama70b-sft-1");
+        assertThat(pod.getSpec().getSubdomain()).isEqualTo("llama70b-sft");
+        assertThat(pod.getSpec().getSchedulerName()).isEqualTo("volcano");
+        assertThat(pod.getMetadata().getAnnotations()).containsEntry("scheduling.k8s.io/group-name", "llama70b-sft");
+        assertThat(trainer(pod).getResources().getLimits()).containsEntry("nvidia.com/gpu", new Quantity("8"))
+                .containsEntry("rdma/rdma", new Quantity("4")).containsEntry("cpu", new Quantity("96"))
+                .containsEntry("memory", new Quantity("1600Gi"));
+        assertThat(trainer(pod).getResources().getRequests()).isEqualTo(trainer(pod).getResources().getLimits());
+        assertThat(env(pod)).containsEntry("PET_NNODES", "2").containsEntry("PET_NPROC_PER_NODE", "8")
+                .containsEntry("PET_MASTER_PORT", "29500").containsEntry("PET_MASTER_ADDR", "llama70b-sft-0.llama70b-sft.training.svc")
+                .containsEntry("PET_NODE_RANK", "1").containsEntry("NCCL_IB_DISABLE", "0").containsEntry("NCCL_DEBUG", "INFO")
+                .containsEntry("NCCL_DEBUG_SUBSYS", "INIT,NET").containsEntry("NCCL_NET_GDR_LEVEL", "PHB")
+                .containsEntry("NCCL_SOCKET_IFNAME", "eth0").doesNotContainKeys("NCCL_IB_HCA", "NCCL_IB_GID_INDEX");
+        assertThat(trainer(pod).getCommand()).containsExactly("torchrun", "/workspace/train.py", "--model", "/models/llama-70b",
+                "--data", "/data/sft", "--bf16", "--fsdp", "full_shard");
+        assertThat(pod.getSpec().getRestartPolicy()).isEqualTo("Never");
+    }
+
+    @Test
+    void podsRequireRdmaNodesAndOneNodeEach() {
+        Pod pod = pods(example("llama70b-roce.yaml")).getFirst();
+
+        assertThat(pod.getSpec().getAffinity().getNodeAffinity().getRequiredDuringSchedulingIgnoredDuringExecution()
+                .getNodeSelectorTerms().getFirst().getMatchExpressions().getFirst())
+                .satisfies(e -> {
+                    assertThat(e.getKey()).isEqualTo("railyard.io/rdma");
+                    assertThat(e.getValues()).containsExactly("true");
+                });
+        assertThat(pod.getSpec().getAffinity().getPodAntiAffinity().getRequiredDuringSchedulingIgnoredDuringExecution().getFirst())
+                .satisfies(term -> {
+                    assertThat(term.getTopologyKey()).isEqualTo("kubernetes.io/hostname");
+                    assertThat(term.getLabelSelector().getMatchLabels()).containsEntry("railyard.io/job-name", "llama70b-sft");
+                });
+    }
+
+    @Test
+    void datasetAndModelVolumesWithTheirLoader() {
+        Pod pod = pods(example("llama70b-roce.yaml")).getFirst();
+
+        assertThat(pod.getSpec().getVolumes()).extracting(v -> v.getName()).contains("dshm", "dataset", "model");
+        assertThat(pod.getSpec().getVolumes()).filteredOn(v -> v.getName().equals("dataset")).first()
+                .satisfies(v -> assertThat(v.getPersistentVolumeClaim().getClaimName()).isEqualTo("sft-data"));
+        assertThat(trainer(pod).getVolumeMounts()).filteredOn(m -> m.getName().equals("model")).first()
+                .satisfies(m -> {
+                    assertThat(m.getMountPath()).isEqualTo("/models");
+                    assertThat(m.getReadOnly()).isTrue();
+                });
+        assertThat(pod.getSpec().getInitContainers()).singleElement().satisfies(loader -> {
+            assertThat(loader.getName()).isEqualTo("load-model");
+            assertThat(loader.getImage()).isEqualTo("ghcr.io/example/model-loader:1.2");
+            assertThat(loader.getCommand()).containsExactly("fetch-model", "--to", "/models/llama-70b", "meta-llama/Llama-3.1-70B");
+            assertThat(loader.getVolumeMounts().getFirst().getReadOnly()).isNull();
+        });
+    }
+
+    @Test
+    void moduleRunsWithDashM() {
+        Pod pod = pods(example("ib-volcano.yaml")).getFirst();
+
+        assertThat(trainer(pod).getCommand()).startsWith("torchrun", "-m", "megatron.training.pretrain_gpt", "--tensor-model-parallel-size");
+        assertThat(pod.getSpec().getPriorityClassName()).isEqualTo("training-high");
+        assertThat(pod.getSpec().getTolerations()).extracting(t -> t.getKey()).containsExactly("nvidia.com/gpu");
+        assertThat(pod.getSpec().getVolumes()).filteredOn(v -> v.getName().equals("dataset")).first()
+                .satisfies(v -> assertThat(v.getHostPath().getPath()).isEqualTo("/mnt/lustre/datasets/pile"));
+    }
+
+    @Test
+    void hostNetworkWithKueue() {
+        TrainingJob job = example("hostnetwork-kueue.yaml");
+        List<HasMetadata> objects = render(job);
+        Pod pod = pods(job).getFirst();
+        int port = JobSettings.hostPort("team-a", "resnet-hostnet");
+
+        assertThat(objects).extracting(HasMetadata::getKind).doesNotContain("PodGroup");
+        assertThat(pod.getSpec().getHostNetwork()).isTrue();
+        assertThat(pod.getSpec().getDnsPolicy()).isEqualTo("ClusterFirstWithHostNet");
+        assertThat(port).isBetween(20000, 29999).isEqualTo(JobSettings.hostPort("team-a", "resnet-hostnet"));
+        assertThat(port).isNotEqualTo(JobSettings.hostPort("team-a", "resnet-hostnet-2"));
+        assertThat(env(pod)).containsEntry("PET_MASTER_PORT", String.valueOf(port)).containsEntry("NCCL_SOCKET_IFNAME", "bond0")
+                .containsEntry("NCCL_IB_TIMEOUT", "20");
+        assertThat(trainer(pod).getPorts().getFirst().getHostPort()).isEqualTo(port);
+        assertThat(pod.getMetadata().getLabels()).containsEntry("kueue.x-k8s.io/queue-name", "team-a-gpus")
+                .containsEntry("kueue.x-k8s.io/pod-group-name", "resnet-hostnet");
+        assertThat(pod.getMetadata().getAnnotations()).containsEntry("kueue.x-k8s.io/pod-group-total-count", "2");
+    }
+
+    @Test
+    void topologyOrderWaitsForTheRank() {
+        Pod pod = pods(example("topology.yaml")).get(2);
+
+        assertThat(env(pod)).doesNotContainKeys("PET_NODE_RANK", "PET_MASTER_ADDR").containsEntry("PET_NNODES", "4");
+        assertThat(pod.getSpec().getInitContainers()).extracting(Container::getName).containsExactly("await-rank");
+        assertThat(pod.getSpec().getInitContainers().getFirst().getArgs()).containsExactly("await-rank",
+                "--annotations=/etc/railyard/pod/annotations", "--env-file=/var/run/railyard/rank.env");
+        assertThat(trainer(pod).getCommand()).containsExactly("/bin/sh", "-c",
+                ". /var/run/railyard/rank.env && exec torchrun \"$@\"", "torchrun", "/workspace/train.py");
+        assertThat(pod.getSpec().getVolumes()).filteredOn(v -> v.getName().equals("pod-info")).first()
+                .satisfies(v -> assertThat(v.getDownwardAPI().getItems().getFirst().getFieldRef().getFieldPath()).isEqualTo("metadata.annotations"));
+    }
+
+    @Test
+    void hostileArgumentsReachTorchrunUnchanged() {
+        String spec = """
+                image: pytorch
+                script: train.py
+                args: ["; rm -rf / #", "$(id)", "`reboot`", "a b", "--flag=\\"quoted\\""]
+                nodes: 2
+                gpusPerNode: 8
+                """;
+        Container plain = trainer(pods(yaml(spec)).getFirst());
+        Container ordered = trainer(pods(yaml(spec + "scheduling: {topologyKeys: [rack]}\n")).getFirst());
+
+        assertThat(plain.getCommand()).containsExactly("torchrun", "train.py", "; rm -rf / #", "$(id)", "`reboot`", "a b", "--flag=\"quoted\"");
+        assertThat(ordered.getCommand().subList(0, 4)).containsExactly("/bin/sh", "-c", ". /var/run/railyard/rank.env && exec torchrun \"$@\"", "torchrun");
+        assertThat(ordered.getCommand().subList(4, ordered.getCommand().size()))
+                .containsExactly("train.py", "; rm -rf / #", "$(id)", "`reboot`", "a b", "--flag=\"quoted\"");
+    }
+
+    @Test
+    void defaultSchedulerWarnsAboutGangDeadlocks() {
+        TrainingJob two = yaml("image: pytorch\nscript: t.py\nnodes: 2\ngpusPerNode: 8\n");
+        TrainingJob one = yaml("image: pytorch\nscript: t.py\nnodes: 1\ngpusPerNode: 8\n");
+
+        assertThat(TrainingJobModel.desired(two, "img").warnings()).singleElement().asString().contains("deadlock", "volcano or kueue");
+        assertThat(TrainingJobModel.desired(one, "img").warnings()).isEmpty();
+        assertThat(pods(two).getFirst().getSpec().getSchedulerName()).isNull();
+    }
+
+    @Test
+    void gpuDirectOffLeavesTheGdrLevelToNccl() {
+        Pod pod = pods(yaml("image: pytorch\nscript: t.py\nnodes: 1\ngpusPerNode: 8\nrdma: {gpuDirect: false, resource: rdma/roce, devicesPerNode: 2}\n")).getFirst();
+
+        assertThat(env(pod)).doesNotContainKey("NCCL_NET_GDR_LEVEL");
+        assertThat(trainer(pod).getResources().getLimits()).containsEntry("rdma/roce", new Quantity("2"));
+    }
+
+    @Test
+    void ownedByTheJobOnceItHasAUid() {
+        TrainingJob job = example("ib-volcano.yaml");
+        job.getMetadata().setUid("6c1d2b1e-0000-4000-8000-000000000001");
+
+        assertThat(render(job)).allSatisfy(object -> assertThat(object.getMetadata().getOwnerReferences()).singleElement()
+                .satisfies(owner -> {
+                    assertThat(owner.getKind()).isEqualTo("TrainingJob");
+                    assertThat(owner.getController()).isTrue();
+                    assertThat(owner.getUid()).isEqualTo("6c1d2b1e-0000-4000-8000-000000000001");
+                }));
+        assertThat(render(example("ib-volcano.yaml")).getFirst().getMetadata().getOwnerReferences()).isEmpty();
+    }
+
+    @Test
+    void everyRenderedObjectReadsBackIntoTheTypedModelWithoutUnknownFields() throws Exception {
+        for (String example : List.of("llama70b-roce.yaml", "ib-volcano.yaml", "hostnetwork-kueue.yaml", "topology.yaml")) {
+            for (HasMetadata object : render(example(example))) {
+                HasMetadata back = Jobs.YAML.readValue(Serialization.asYaml(object), object.getClass());
+                assertThat(Serialization.asYaml(back)).as(example + " " + object.getKind()).isEqualTo(Serialization.asYaml(object));
+            }
+        }
+    }
+}
