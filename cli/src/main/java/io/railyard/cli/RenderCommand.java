@@ -2,6 +2,7 @@ package io.railyard.cli;
 
 import com.fasterxml.jackson.core.JsonLocation;
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.exc.UnrecognizedPropertyException;
@@ -82,6 +83,13 @@ final class RenderCommand implements Callable<Integer> {
         }
         TrainingJob job;
         try {
+            JsonNode tree = YAML.readTree(text);
+            if (tree == null || tree.isMissingNode() || !tree.isObject()) {
+                throw new Railyard.UsageException(file + ": is empty or not a YAML object");
+            }
+            if (!(Names.GROUP + "/" + Names.VERSION).equals(tree.path("apiVersion").asText()) || !"TrainingJob".equals(tree.path("kind").asText())) {
+                throw new Railyard.UsageException(file + ": is not a TrainingJob (apiVersion railyard.io/v1alpha1, kind TrainingJob)");
+            }
             job = YAML.readValue(text, TrainingJob.class);
         } catch (UnrecognizedPropertyException e) {
             String path = e.getPath().stream().map(ref -> ref.getFieldName() == null ? "[" + ref.getIndex() + "]" : ref.getFieldName())
@@ -89,12 +97,6 @@ final class RenderCommand implements Callable<Integer> {
             throw new Railyard.UsageException(file + ": " + path + ": unknown field" + where(e.getLocation()));
         } catch (JsonProcessingException e) {
             throw new Railyard.UsageException(file + where(e.getLocation()) + ": " + e.getOriginalMessage().lines().findFirst().orElse("not YAML"));
-        }
-        if (job == null) {
-            throw new Railyard.UsageException(file + ": is empty");
-        }
-        if (!(Names.GROUP + "/" + Names.VERSION).equals(job.getApiVersion()) || !"TrainingJob".equals(job.getKind())) {
-            throw new Railyard.UsageException(file + ": is not a TrainingJob (apiVersion railyard.io/v1alpha1, kind TrainingJob)");
         }
         return job;
     }

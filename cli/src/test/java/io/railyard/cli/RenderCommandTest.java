@@ -1,0 +1,106 @@
+package io.railyard.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+class RenderCommandTest {
+    private static final Path EXAMPLES = Path.of(System.getProperty("railyard.repo", "..")).resolve("examples/trainingjobs");
+
+    @TempDir
+    Path dir;
+
+    @ParameterizedTest
+    @ValueSource(strings = {"llama70b-roce.yaml", "ib-volcano.yaml", "hostnetwork-kueue.yaml", "topology.yaml"})
+    void everyExampleRenders(String example) {
+        CommandRun run = CommandRun.of("render", "-f", EXAMPLES.resolve(example).toString());
+
+        assertThat(run.exitCode()).isZero();
+        assertThat(run.out()).startsWith("---\napiVersion: \"v1\"\nkind: \"Service\"").contains("kind: \"Pod\"");
+        assertThat(run.err()).isEmpty();
+    }
+
+    @Test
+    void jsonIsAListOfObjects() throws Exception {
+        CommandRun run = CommandRun.of("render", "-f", EXAMPLES.resolve("ib-volcano.yaml").toString(), "-o", "json");
+
+        JsonNode objects = new ObjectMapper().readTree(run.out());
+        assertThat(objects).hasSize(6);
+        assertThat(objects.get(1).path("kind").asText()).isEqualTo("PodGroup");
+        assertThat(objects.get(1).path("spec").path("minMember").asInt()).isEqualTo(4);
+    }
+
+    @Test
+    void everyInvalidFieldIsNamed() throws Exception {
+        Path job = Files.writeString(dir.resolve("job.yaml"), """
+                apiVersion: railyard.io/v1alpha1
+                kind: TrainingJob
+                metadata: {name: bad}
+                spec: {image: pytorch, nodes: 0, gpusPerNode: 8, masterPort: 99999}
+                """);
+
+        CommandRun run = CommandRun.of("render", "-f", job.toString());
+
+        assertThat(run.exitCode()).isEqualTo(2);
+        assertThat(run.err().lines()).containsExactly(
+                "render: " + job + ": spec: exactly one of script or module must be set",
+                "render: " + job + ": spec.nodes: must be at least 1",
+                "render: " + job + ": spec.masterPort: must be between 1 and 65535");
+        assertThat(run.out()).isEmpty();
+    }
+
+    @Test
+    void yamlSyntaxErrorsNameLineAndColumn() throws Exception {
+        Path job = Files.writeString(dir.resolve("job.yaml"), "apiVersion: railyard.io/v1alpha1\nkind: TrainingJob\nspec:\n  nodes: [2\n");
+
+        CommandRun run = CommandRun.of("render", "-f", job.toString());
+
+        assertThat(run.exitCode()).isEqualTo(2);
+        assertThat(run.err()).startsWith("render: " + job + ": line ").contains("column").hasLineCount(1);
+    }
+
+    @Test
+    void unknownFieldsAreNamed() throws Exception {
+        Path job = Files.writeString(dir.resolve("job.yaml"), """
+                apiVersion: railyard.io/v1alpha1
+                kind: TrainingJob
+                metadata: {name: typo}
+                spec: {image: pytorch, script: t.py, nodes: 2, gpusPerNode: 8, rdma: {devicesPerNodes: 4}}
+                """);
+
+        CommandRun run = CommandRun.of("render", "-f", job.toString());
+
+        assertThat(run.exitCode()).isEqualTo(2);
+        assertThat(run.err()).startsWith("render: " + job + ": spec.rdma.devicesPerNodes: unknown field: line 4");
+    }
+
+    @Test
+    void otherKindsAndMissingFilesAreRefused() throws Exception {
+        Path pod = Files.writeString(dir.resolve("pod.yaml"), "apiVersion: v1\nkind: Pod\nmetadata: {name: p}\n");
+
+        assertThat(CommandRun.of("render", "-f", pod.toString()).err()).contains("is not a TrainingJob");
+        assertThat(CommandRun.of("render", "-f", dir.resolve("none.yaml").toString()).err()).endsWith("none.yaml: no such file\n");
+    }
+
+    @Test
+    void defaultSchedulerWarnsOnStandardError() throws Exception {
+        Path job = Files.writeString(dir.resolve("job.yaml"), """
+                apiVersion: railyard.io/v1alpha1
+                kind: TrainingJob
+                metadata: {name: plain}
+                spec: {image: pytorch, script: t.py, nodes: 2, gpusPerNode: 8}
+                """);
+
+        CommandRun run = CommandRun.of("render", "-f", job.toString());
+
+        assertThat(run.exitCode()).isZero();
+        assertThat(run.err()).startsWith("render: warning: spec.scheduling.scheduler is default");
+    }
+}
