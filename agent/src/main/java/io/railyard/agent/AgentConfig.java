@@ -16,7 +16,7 @@ import java.util.stream.Collectors;
 
 /** The agent's configuration file: the extended resources it advertises and which ports each one holds. */
 public record AgentConfig(List<ResourceConfig> resources) {
-    public static final String DEFAULT_RESOURCE = "rdma/rdma";
+    public static final String DEFAULT_RESOURCE = io.railyard.api.Names.DEFAULT_RDMA_RESOURCE;
 
     @JsonCreator
     public AgentConfig(@JsonProperty("resources") List<ResourceConfig> resources) {

@@ -2,6 +2,7 @@ package io.railyard.agent;
 
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.railyard.api.Names;
 import io.railyard.node.NodeInventory;
 import io.railyard.node.Port;
 import io.railyard.node.Rate;
@@ -11,14 +12,14 @@ import java.util.Map;
 
 /** Labels this node with what the scheduler needs to place RDMA jobs: RDMA present, link layer, rate, ports, GPUs. */
 public final class NodeLabeler {
-    public static final String PREFIX = "railyard.io/";
+    private static final String PREFIX = Names.PREFIX;
 
     private NodeLabeler() {}
 
     /** The labels for the ports the agent advertises. */
     public static Map<String, String> labels(NodeInventory node, List<Port> ports) {
         Map<String, String> labels = new LinkedHashMap<>();
-        labels.put(PREFIX + "rdma", String.valueOf(!ports.isEmpty()));
+        labels.put(Names.RDMA_NODE_LABEL, String.valueOf(!ports.isEmpty())); // what training pods require
         List<String> layers = ports.stream().map(p -> p.linkLayer().map(Object::toString).orElse("")).distinct().toList();
         if (!ports.isEmpty()) {
             labels.put(PREFIX + "rdma.link-layer", layers.size() == 1 && !layers.getFirst().isEmpty() ? layers.getFirst() : "mixed");

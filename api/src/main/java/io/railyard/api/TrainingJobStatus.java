@@ -35,8 +35,11 @@ public class TrainingJobStatus {
     /** A rank's pod and node. */
     @JsonInclude(JsonInclude.Include.NON_NULL)
     public static class Rank {
+        @JsonPropertyDescription("torchrun's node rank.")
         public Integer rank;
+        @JsonPropertyDescription("The pod that runs it.")
         public String pod;
+        @JsonPropertyDescription("The node the pod runs on.")
         public String node;
     }
 
@@ -45,7 +48,9 @@ public class TrainingJobStatus {
     public static class RdmaVerification {
         @JsonPropertyDescription("True when NCCL used RDMA (and GPUDirect where asked), false when it fell back or failed.")
         public Boolean verified;
+        @JsonPropertyDescription("RdmaInUse, SocketFallback, SocketTransport, GpuDirectOff, RdmaErrors or NotYetKnown.")
         public String reason;
+        @JsonPropertyDescription("What the log showed, with the evidence's line.")
         public String message;
     }
 }
