@@ -27,6 +27,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.slf4j.bridge.SLF4JBridgeHandler;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /** {@code railyard agent}: the node agent run by the DaemonSet on every GPU node. */
@@ -37,8 +38,8 @@ import picocli.CommandLine.Option;
 final class AgentCommand implements Callable<Integer> {
     private static final Logger LOG = LoggerFactory.getLogger(AgentCommand.class);
 
-    @Option(names = "--root", defaultValue = "/", description = "Host root holding sys/, proc/ and dev/ (default: ${DEFAULT-VALUE}).")
-    Path root;
+    @Mixin
+    HostRoot host = new HostRoot();
 
     @Option(names = "--device-plugin-dir", defaultValue = "/var/lib/kubelet/device-plugins",
             description = "The kubelet's device plugin directory: kubelet.sock is there, and the plugin's sockets go there (default: ${DEFAULT-VALUE}).")
@@ -76,7 +77,8 @@ final class AgentCommand implements Callable<Integer> {
         }
         InetSocketAddress healthSocket = HostPort.parse("--health-address", healthAddress);
         InetSocketAddress metricsSocket = metricsAddress == null ? null : HostPort.parse("--metrics-address", metricsAddress);
-        NodeInventory node = NodeDiscovery.discover(HostRoot.check(root));
+        Path root = host.checked();
+        NodeInventory node = NodeDiscovery.discover(root);
         DevicePluginAgent agent = DevicePluginAgent.create(node, root, pluginDir, agentConfig, Duration.ofMillis(pollIntervalMillis));
         Termination termination = Termination.listen();
         agent.start();

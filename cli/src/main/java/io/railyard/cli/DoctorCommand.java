@@ -16,6 +16,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 import picocli.CommandLine.Model.CommandSpec;
@@ -34,8 +35,8 @@ final class DoctorCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
-    @Option(names = "--root", defaultValue = "/", description = "Host root holding sys/, proc/ and dev/ (default: ${DEFAULT-VALUE}).")
-    Path root;
+    @Mixin
+    HostRoot host = new HostRoot();
 
     @Option(names = {"-o", "--output"}, defaultValue = "text", description = "Output format: ${COMPLETION-CANDIDATES}.")
     Output output;
@@ -60,7 +61,8 @@ final class DoctorCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        NodeInventory node = NodeDiscovery.discover(HostRoot.check(root));
+        Path root = host.checked();
+        NodeInventory node = NodeDiscovery.discover(root);
         Map<String, String> environment = new HashMap<>(System.getenv());
         environment.putAll(extraEnvironment);
         String name = nodeName != null ? nodeName : environment.getOrDefault("NODE_NAME", node.hostname().orElse("localhost"));

@@ -3,6 +3,7 @@ package io.railyard.cli;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /** {@code railyard exporter}: the RDMA metrics of a host without Kubernetes. */
@@ -12,8 +13,8 @@ import picocli.CommandLine.Option;
         description = "Serve Prometheus metrics for this host's RDMA ports and the doctor's checks, without the device plugin.")
 final class ExporterCommand implements Callable<Integer> {
 
-    @Option(names = "--root", defaultValue = "/", description = "Host root holding sys/, proc/ and dev/ (default: ${DEFAULT-VALUE}).")
-    Path root;
+    @Mixin
+    HostRoot host = new HostRoot();
 
     @Option(names = "--listen", defaultValue = "0.0.0.0:9402", description = "HOST:PORT of /metrics (default: ${DEFAULT-VALUE}).")
     String listen;
@@ -21,7 +22,8 @@ final class ExporterCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         Termination termination = Termination.listen();
-        try (NodeMetrics metrics = NodeMetrics.start(HostPort.parse("--listen", listen), HostRoot.check(root), "rdma/rdma")) {
+        Path root = host.checked();
+        try (NodeMetrics metrics = NodeMetrics.start(HostPort.parse("--listen", listen), root, "rdma/rdma")) {
             System.err.println("serving RDMA metrics of " + root + " on http://" + listen.replace("0.0.0.0", "localhost")
                     .replaceAll(":\\d+$", ":" + metrics.port()) + "/metrics");
             termination.await();

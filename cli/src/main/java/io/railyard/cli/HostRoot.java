@@ -2,10 +2,17 @@ package io.railyard.cli;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import picocli.CommandLine.Option;
 
-/** The {@code --root} option's value, checked before anything reads under it. */
+/** The {@code --root} option of every command that reads a host, checked before anything reads under it. */
 final class HostRoot {
-    private HostRoot() {}
+    @Option(names = "--root", defaultValue = "/", description = "Host root holding sys/, proc/ and dev/ (default: ${DEFAULT-VALUE}).")
+    Path root;
+
+    /** The root, once it is known to hold a readable {@code sys}. */
+    Path checked() {
+        return check(root);
+    }
 
     static Path check(Path root) {
         if (!Files.exists(root)) {
