@@ -15,7 +15,6 @@ import io.railyard.node.Port;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
 
 /** JSON output: a known attribute is its value, an unknown one {@code {"unknown": "<reason>"}}. */
