@@ -1,0 +1,55 @@
+package io.railyard.operator.reconcile;
+
+import io.railyard.api.TrainingJobStatus;
+import io.railyard.operator.model.Conditions;
+import io.railyard.operator.model.GangState;
+
+/** Sets a job's phase and conditions together, so that they never disagree. */
+final class StatusWriter {
+    private final TrainingJobStatus status;
+    private final long generation;
+    private final String now;
+
+    StatusWriter(TrainingJobStatus status, long generation, String now) {
+        this.status = status;
+        this.generation = generation;
+        this.now = now;
+    }
+
+    void fail(String reason, String message) {
+        status.phase = "Failed";
+        status.completionTime = now;
+        set("Failed", true, reason, message);
+        set("Running", false, reason, message);
+    }
+
+    void restart(String failure) {
+        status.phase = "Pending";
+        set("Restarting", true, "GangFailed", failure + ": every pod is recreated (restart " + status.restarts + ")");
+        set("Running", false, "GangFailed", failure);
+        set("Scheduled", false, "GangFailed", failure);
+    }
+
+    void observe(GangState gang) {
+        String phase = gang.phase();
+        status.phase = phase;
+        set("Scheduled", gang.scheduled() == gang.expected(), gang.scheduled() == gang.expected() ? "AllPodsPlaced" : "Waiting",
+                gang.scheduled() + " of " + gang.expected() + " pods have a node");
+        boolean running = phase.equals("Running");
+        set("Running", running, running ? "AllRanksRunning" : "Waiting", gang.running() + " of " + gang.expected() + " pods running");
+        if (running && status.startTime == null) {
+            status.startTime = now;
+        }
+        if (phase.equals("Succeeded")) {
+            status.completionTime = now;
+            set("Succeeded", true, "AllRanksSucceeded", "every rank exited 0");
+        }
+        if (running && status.conditions != null && status.conditions.stream().anyMatch(c -> c.getType().equals("Restarting"))) {
+            set("Restarting", false, "Running", "the gang runs again");
+        }
+    }
+
+    private void set(String type, boolean value, String reason, String message) {
+        status.conditions = Conditions.set(status.conditions, type, value, reason, message, generation, now);
+    }
+}

@@ -1,0 +1,213 @@
+package io.railyard.operator.reconcile;
+
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.Node;
+import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.fabric8.kubernetes.client.utils.Serialization;
+import io.javaoperatorsdk.operator.api.config.informer.InformerEventSourceConfiguration;
+import io.javaoperatorsdk.operator.api.reconciler.Context;
+import io.javaoperatorsdk.operator.api.reconciler.EventSourceContext;
+import io.javaoperatorsdk.operator.api.reconciler.Reconciler;
+import io.javaoperatorsdk.operator.api.reconciler.UpdateControl;
+import io.javaoperatorsdk.operator.processing.event.source.EventSource;
+import io.javaoperatorsdk.operator.processing.event.source.informer.InformerEventSource;
+import io.railyard.api.Names;
+import io.railyard.api.TrainingJob;
+import io.railyard.api.TrainingJobStatus;
+import io.railyard.operator.model.GangState;
+import io.railyard.operator.model.JobValidation;
+import io.railyard.operator.model.RankOrder;
+import io.railyard.operator.model.TrainingJobModel;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.stream.Collectors;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Owns TrainingJobs: validate, create what the builders describe, observe the gang, restart it whole when a member
+ * fails, order ranks by topology, and patch the status only when it changed.
+ */
+public final class TrainingJobReconciler implements Reconciler<TrainingJob> {
+    private static final Logger LOG = LoggerFactory.getLogger(TrainingJobReconciler.class);
+    private static final Duration WAITING = Duration.ofSeconds(10);
+
+    private final String railyardImage;
+
+    public TrainingJobReconciler(String railyardImage) {
+        this.railyardImage = railyardImage;
+    }
+
+    @Override
+    public List<EventSource<?, TrainingJob>> prepareEventSources(EventSourceContext<TrainingJob> context) {
+        // pods point at their job through their owner reference: any change to one reconciles the job
+        return List.of(new InformerEventSource<>(InformerEventSourceConfiguration.from(Pod.class, TrainingJob.class)
+                .withLabelSelector(Names.JOB_LABEL).build(), context));
+    }
+
+    @Override
+    public UpdateControl<TrainingJob> reconcile(TrainingJob job, Context<TrainingJob> context) {
+        KubernetesClient client = context.getClient();
+        TrainingJobStatus before = job.getStatus() == null ? new TrainingJobStatus() : job.getStatus();
+        TrainingJobStatus status = Serialization.clone(before);
+        StatusWriter writer = new StatusWriter(status, generation(job), now());
+        if ("Succeeded".equals(status.phase) || "Failed".equals(status.phase)) {
+            return finished(job, client, status);
+        }
+        List<String> errors = JobValidation.errors(job);
+        if (!errors.isEmpty()) {
+            writer.fail("InvalidSpec", String.join("; ", errors));
+            return patch(job, before, status);
+        }
+        TrainingJobModel.Desired desired = TrainingJobModel.desired(job, railyardImage);
+        desired.objects().stream().filter(object -> !(object instanceof Pod)).forEach(object -> ensure(client, object));
+        List<Pod> pods = new ArrayList<>(context.getSecondaryResources(Pod.class));
+        int nodes = job.getSpec().nodes;
+        GangState gang = GangState.observe(nodes, job.getMetadata().getName(), pods);
+        if (gang.failure().isPresent()) {
+            deletePods(client, job);
+            int restarts = status.restarts == null ? 0 : status.restarts;
+            if (restarts < backoffLimit(job)) {
+                status.restarts = restarts + 1;
+                writer.restart(gang.failure().get());
+            } else {
+                writer.fail("BackoffLimitExceeded", gang.failure().get() + " after " + restarts + " restarts");
+            }
+            return patch(job, before, status);
+        }
+        if (deadlinePassed(job, status)) {
+            deletePods(client, job);
+            writer.fail("DeadlineExceeded", "ran longer than activeDeadlineSeconds " + job.getSpec().runPolicy.activeDeadlineSeconds);
+            return patch(job, before, status);
+        }
+        Set<String> existing = pods.stream().map(pod -> pod.getMetadata().getName()).collect(Collectors.toSet());
+        desired.objects().stream().filter(Pod.class::isInstance)
+                .filter(pod -> !existing.contains(pod.getMetadata().getName()))
+                .forEach(pod -> ensure(client, pod));
+        status.ranks = ranks(client, job, pods, gang);
+        status.gpus = nodes * job.getSpec().gpusPerNode;
+        writer.observe(gang);
+        return patch(job, before, status);
+    }
+
+    private List<TrainingJobStatus.Rank> ranks(KubernetesClient client, TrainingJob job, List<Pod> pods, GangState gang) {
+        if (gang.scheduled() < gang.expected() || gang.created() < gang.expected()) {
+            return null;
+        }
+        List<String> keys = job.getSpec().scheduling == null || job.getSpec().scheduling.topologyKeys == null
+                ? List.of() : job.getSpec().scheduling.topologyKeys;
+        Map<String, Map<String, String>> labels = new HashMap<>();
+        if (!keys.isEmpty()) {
+            for (Pod pod : pods) {
+                Node node = client.nodes().withName(pod.getSpec().getNodeName()).get();
+                labels.put(pod.getSpec().getNodeName(), node == null || node.getMetadata().getLabels() == null ? Map.of() : node.getMetadata().getLabels());
+            }
+        }
+        List<RankOrder.Rank> order = keys.isEmpty()
+                ? pods.stream().sorted((a, b) -> index(a) - index(b))
+                        .map(pod -> new RankOrder.Rank(index(pod), pod.getMetadata().getName(), pod.getSpec().getNodeName())).toList()
+                : RankOrder.of(pods, labels, keys);
+        if (!keys.isEmpty()) {
+            String master = RankOrder.masterAddress(order, job.getMetadata().getName(), job.getMetadata().getNamespace());
+            for (RankOrder.Rank rank : order) {
+                annotate(client, job, pods, rank, master);
+            }
+        }
+        return order.stream().map(rank -> {
+            TrainingJobStatus.Rank entry = new TrainingJobStatus.Rank();
+            entry.rank = rank.rank();
+            entry.pod = rank.pod();
+            entry.node = rank.node();
+            return entry;
+        }).toList();
+    }
+
+    /** Writes a pod's rank and master address once; the pod's await-rank init container is waiting for them. */
+    private static void annotate(KubernetesClient client, TrainingJob job, List<Pod> pods, RankOrder.Rank rank, String master) {
+        Pod pod = pods.stream().filter(p -> p.getMetadata().getName().equals(rank.pod())).findFirst().orElseThrow();
+        Map<String, String> annotations = pod.getMetadata().getAnnotations() == null ? Map.of() : pod.getMetadata().getAnnotations();
+        if (String.valueOf(rank.rank()).equals(annotations.get(Names.NODE_RANK_ANNOTATION)) && master.equals(annotations.get(Names.MASTER_ADDR_ANNOTATION))) {
+            return;
+        }
+        client.pods().inNamespace(job.getMetadata().getNamespace()).withName(rank.pod()).edit(p -> {
+            p.getMetadata().getAnnotations().put(Names.NODE_RANK_ANNOTATION, String.valueOf(rank.rank()));
+            p.getMetadata().getAnnotations().put(Names.MASTER_ADDR_ANNOTATION, master);
+            return p;
+        });
+    }
+
+    private UpdateControl<TrainingJob> finished(TrainingJob job, KubernetesClient client, TrainingJobStatus status) {
+        Long ttl = job.getSpec().runPolicy == null ? null : job.getSpec().runPolicy.ttlSecondsAfterFinished;
+        if (ttl == null || status.completionTime == null) {
+            return UpdateControl.noUpdate();
+        }
+        Instant expiry = Instant.parse(status.completionTime).plusSeconds(ttl);
+        if (Instant.now().isAfter(expiry)) {
+            LOG.info("TrainingJob({}/{}) finished {} s ago: deleting it", job.getMetadata().getNamespace(), job.getMetadata().getName(), ttl);
+            client.resource(job).delete();
+            return UpdateControl.noUpdate();
+        }
+        return UpdateControl.<TrainingJob>noUpdate().rescheduleAfter(Duration.between(Instant.now(), expiry).plusSeconds(1));
+    }
+
+    /** Creates an object if it is missing; one another reconcile created meanwhile is fine. */
+    private static void ensure(KubernetesClient client, HasMetadata object) {
+        if (client.resource(object).get() != null) {
+            return;
+        }
+        try {
+            client.resource(object).create();
+        } catch (KubernetesClientException e) {
+            if (e.getCode() != 409) {
+                throw e;
+            }
+        }
+    }
+
+    private static void deletePods(KubernetesClient client, TrainingJob job) {
+        client.pods().inNamespace(job.getMetadata().getNamespace()).withLabel(Names.JOB_LABEL, job.getMetadata().getName()).delete();
+    }
+
+    private static boolean deadlinePassed(TrainingJob job, TrainingJobStatus status) {
+        Long deadline = job.getSpec().runPolicy == null ? null : job.getSpec().runPolicy.activeDeadlineSeconds;
+        return deadline != null && status.startTime != null && Instant.now().isAfter(Instant.parse(status.startTime).plusSeconds(deadline));
+    }
+
+    /** Patches a fresh object holding only name, namespace and status, and only when the status changed. */
+    private static UpdateControl<TrainingJob> patch(TrainingJob job, TrainingJobStatus before, TrainingJobStatus after) {
+        boolean waiting = !"Succeeded".equals(after.phase) && !"Failed".equals(after.phase);
+        if (Serialization.asJson(before).equals(Serialization.asJson(after))) {
+            return waiting ? UpdateControl.<TrainingJob>noUpdate().rescheduleAfter(WAITING) : UpdateControl.noUpdate();
+        }
+        TrainingJob fresh = new TrainingJob();
+        fresh.setMetadata(new ObjectMetaBuilder().withName(job.getMetadata().getName()).withNamespace(job.getMetadata().getNamespace()).build());
+        fresh.setStatus(after);
+        UpdateControl<TrainingJob> control = UpdateControl.patchStatus(fresh);
+        return waiting ? control.rescheduleAfter(WAITING) : control;
+    }
+
+    private static int backoffLimit(TrainingJob job) {
+        return job.getSpec().runPolicy == null || job.getSpec().runPolicy.backoffLimit == null ? 3 : job.getSpec().runPolicy.backoffLimit;
+    }
+
+    private static long generation(TrainingJob job) {
+        return job.getMetadata().getGeneration() == null ? 0 : job.getMetadata().getGeneration();
+    }
+
+    private static int index(Pod pod) {
+        return Integer.parseInt(pod.getMetadata().getLabels().get(Names.INDEX_LABEL));
+    }
+
+    private static String now() {
+        return Instant.now().truncatedTo(ChronoUnit.SECONDS).toString();
+    }
+}

@@ -1,0 +1,141 @@
+package io.railyard.operator.reconcile;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import io.fabric8.kubernetes.api.model.Condition;
+import io.fabric8.kubernetes.api.model.NodeBuilder;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodBuilder;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.server.mock.EnableKubernetesMockClient;
+import io.fabric8.volcano.api.model.scheduling.v1beta1.PodGroup;
+import io.javaoperatorsdk.operator.Operator;
+import io.railyard.api.Names;
+import io.railyard.api.TrainingJob;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/** The running operator against the fabric8 CRUD mock API server (no real API server can be had in tests). */
+@EnableKubernetesMockClient(crud = true)
+class TrainingJobReconcilerTest {
+    static KubernetesClient client;
+    static Operator operator;
+
+    @BeforeAll
+    static void start() {
+        operator = new Operator(o -> o.withKubernetesClient(client).withCloseClientOnStop(false)
+                .withUseSSAToPatchPrimaryResource(false).withSSABasedCreateUpdateMatchForDependentResources(false));
+        operator.register(new TrainingJobReconciler("railyard:test"));
+        operator.start();
+    }
+
+    @AfterAll
+    static void stop() {
+        operator.stop();
+    }
+
+    private static TrainingJob create(String name, String spec) throws Exception {
+        TrainingJob job = new ObjectMapper(new YAMLFactory()).readValue("""
+                apiVersion: railyard.io/v1alpha1
+                kind: TrainingJob
+                metadata: {name: %s, namespace: ns}
+                spec:
+                """.formatted(name) + spec.indent(2), TrainingJob.class);
+        return client.resource(job).create();
+    }
+
+    private static TrainingJob job(String name) {
+        return client.resources(TrainingJob.class).inNamespace("ns").withName(name).get();
+    }
+
+    private static List<Pod> pods(String job) {
+        return client.pods().inNamespace("ns").withLabel(Names.JOB_LABEL, job).list().getItems();
+    }
+
+    private static void place(Pod pod, String node, String phase) {
+        client.pods().inNamespace("ns").withName(pod.getMetadata().getName()).edit(p -> new PodBuilder(p)
+                .editSpec().withNodeName(node).endSpec().withNewStatus().withPhase(phase).endStatus().build());
+    }
+
+    private static Condition condition(String job, String type) {
+        return job(job).getStatus().conditions.stream().filter(c -> c.getType().equals(type)).findFirst().orElseThrow();
+    }
+
+    @Test
+    void createsTheGangAndFollowsItToRunning() throws Exception {
+        create("gang", "{image: pytorch, script: t.py, nodes: 2, gpusPerNode: 8, scheduling: {scheduler: volcano, queue: q}}");
+
+        await().atMost(Duration.ofSeconds(20)).untilAsserted(() -> assertThat(pods("gang")).hasSize(2));
+        assertThat(client.services().inNamespace("ns").withName("gang").get()).isNotNull();
+        assertThat(client.resources(PodGroup.class).inNamespace("ns").withName("gang").get().getSpec().getMinMember()).isEqualTo(2);
+        assertThat(pods("gang")).allSatisfy(pod -> assertThat(pod.getMetadata().getOwnerReferences()).singleElement()
+                .satisfies(owner -> assertThat(owner.getName()).isEqualTo("gang")));
+        await().untilAsserted(() -> assertThat(job("gang").getStatus().phase).isEqualTo("Scheduling"));
+
+        pods("gang").forEach(pod -> place(pod, "node-" + pod.getMetadata().getName(), "Running"));
+
+        await().atMost(Duration.ofSeconds(20)).untilAsserted(() -> assertThat(job("gang").getStatus().phase).isEqualTo("Running"));
+        assertThat(condition("gang", "Running").getStatus()).isEqualTo("True");
+        assertThat(condition("gang", "Scheduled").getReason()).isEqualTo("AllPodsPlaced");
+        assertThat(job("gang").getStatus().ranks).extracting(r -> r.pod).containsExactly("gang-0", "gang-1");
+        assertThat(job("gang").getStatus().gpus).isEqualTo(16);
+    }
+
+    @Test
+    void aFailedPodRestartsTheWholeGang() throws Exception {
+        create("restart", "{image: pytorch, script: t.py, nodes: 2, gpusPerNode: 8, runPolicy: {backoffLimit: 1}}");
+        await().atMost(Duration.ofSeconds(20)).untilAsserted(() -> assertThat(pods("restart")).hasSize(2));
+        List<String> firstUids = pods("restart").stream().map(p -> p.getMetadata().getUid()).toList();
+
+        place(pods("restart").get(1), "n1", "Failed");
+
+        await().atMost(Duration.ofSeconds(20)).untilAsserted(() -> {
+            assertThat(job("restart").getStatus().restarts).isEqualTo(1);
+            assertThat(pods("restart")).hasSize(2).noneMatch(p -> firstUids.contains(p.getMetadata().getUid()));
+        });
+        assertThat(condition("restart", "Restarting").getMessage()).contains("pod restart-1 failed");
+
+        place(pods("restart").get(0), "n1", "Failed");
+
+        await().atMost(Duration.ofSeconds(20)).untilAsserted(() -> assertThat(job("restart").getStatus().phase).isEqualTo("Failed"));
+        assertThat(condition("restart", "Failed").getReason()).isEqualTo("BackoffLimitExceeded");
+        assertThat(condition("restart", "Failed").getMessage()).contains("pod restart-0 failed", "after 1 restarts");
+    }
+
+    @Test
+    void topologyKeysOrderTheRanks() throws Exception {
+        client.nodes().resource(new NodeBuilder().withNewMetadata().withName("n-a").addToLabels("leaf", "l2").endMetadata().build()).create();
+        client.nodes().resource(new NodeBuilder().withNewMetadata().withName("n-b").addToLabels("leaf", "l1").endMetadata().build()).create();
+        create("topo", "{image: pytorch, script: t.py, nodes: 2, gpusPerNode: 8, scheduling: {topologyKeys: [leaf]}}");
+        await().atMost(Duration.ofSeconds(20)).untilAsserted(() -> assertThat(pods("topo")).hasSize(2));
+
+        place(pods("topo").stream().filter(p -> p.getMetadata().getName().equals("topo-0")).findFirst().orElseThrow(), "n-a", "Pending");
+        place(pods("topo").stream().filter(p -> p.getMetadata().getName().equals("topo-1")).findFirst().orElseThrow(), "n-b", "Pending");
+
+        await().atMost(Duration.ofSeconds(20)).untilAsserted(() -> {
+            Map<String, String> first = client.pods().inNamespace("ns").withName("topo-1").get().getMetadata().getAnnotations();
+            assertThat(first).containsEntry(Names.NODE_RANK_ANNOTATION, "0").containsEntry(Names.MASTER_ADDR_ANNOTATION, "topo-1.topo.ns.svc");
+        });
+        assertThat(client.pods().inNamespace("ns").withName("topo-0").get().getMetadata().getAnnotations())
+                .containsEntry(Names.NODE_RANK_ANNOTATION, "1");
+    }
+
+    @Test
+    void anInvalidSpecFailsAndCreatesNothing() throws Exception {
+        create("invalid", "{image: pytorch, nodes: 2, gpusPerNode: 8}");
+
+        await().atMost(Duration.ofSeconds(20)).untilAsserted(() -> assertThat(job("invalid").getStatus()).isNotNull());
+        assertThat(job("invalid").getStatus().phase).isEqualTo("Failed");
+        assertThat(condition("invalid", "Failed").getReason()).isEqualTo("InvalidSpec");
+        assertThat(condition("invalid", "Failed").getMessage()).isEqualTo("spec: exactly one of script or module must be set");
+        assertThat(pods("invalid")).isEmpty();
+        assertThat(client.services().inNamespace("ns").withName("invalid").get()).isNull();
+    }
+}
