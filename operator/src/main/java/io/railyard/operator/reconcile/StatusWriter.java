@@ -2,6 +2,7 @@ package io.railyard.operator.reconcile;
 
 import io.railyard.api.TrainingJobStatus;
 import io.railyard.operator.model.Conditions;
+import io.railyard.diagnose.logs.RdmaVerdict;
 import io.railyard.operator.model.GangState;
 
 /** Sets a job's phase and conditions together, so that they never disagree. */
@@ -47,6 +48,21 @@ final class StatusWriter {
         if (running && status.conditions != null && status.conditions.stream().anyMatch(c -> c.getType().equals("Restarting"))) {
             set("Restarting", false, "Running", "the gang runs again");
         }
+    }
+
+    /** The verdict on rank 0's NCCL log, as status and the RdmaVerified condition; an undecided log sets nothing. */
+    void rdma(RdmaVerdict verdict, String pod) {
+        if (verdict.verified() == null) {
+            return;
+        }
+        TrainingJobStatus.RdmaVerification rdma = new TrainingJobStatus.RdmaVerification();
+        rdma.verified = verdict.verified();
+        rdma.reason = verdict.reason();
+        String evidence = verdict.evidence().isEmpty() ? "" : " (" + pod + " line " + verdict.evidence().getFirst().line() + ": "
+                + verdict.evidence().getFirst().text() + ")";
+        rdma.message = verdict.message() + evidence;
+        status.rdma = rdma;
+        set("RdmaVerified", verdict.verified(), verdict.reason(), rdma.message);
     }
 
     private void set(String type, boolean value, String reason, String message) {

@@ -8,7 +8,9 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.utils.Serialization;
 import io.javaoperatorsdk.operator.api.config.informer.InformerEventSourceConfiguration;
+import io.javaoperatorsdk.operator.api.reconciler.Cleaner;
 import io.javaoperatorsdk.operator.api.reconciler.Context;
+import io.javaoperatorsdk.operator.api.reconciler.DeleteControl;
 import io.javaoperatorsdk.operator.api.reconciler.EventSourceContext;
 import io.javaoperatorsdk.operator.api.reconciler.Reconciler;
 import io.javaoperatorsdk.operator.api.reconciler.UpdateControl;
@@ -17,6 +19,7 @@ import io.javaoperatorsdk.operator.processing.event.source.informer.InformerEven
 import io.railyard.api.Names;
 import io.railyard.api.TrainingJob;
 import io.railyard.api.TrainingJobStatus;
+import io.railyard.diagnose.logs.RdmaVerdict;
 import io.railyard.operator.model.GangState;
 import io.railyard.operator.model.JobValidation;
 import io.railyard.operator.model.RankOrder;
@@ -37,14 +40,17 @@ import org.slf4j.LoggerFactory;
  * Owns TrainingJobs: validate, create what the builders describe, observe the gang, restart it whole when a member
  * fails, order ranks by topology, and patch the status only when it changed.
  */
-public final class TrainingJobReconciler implements Reconciler<TrainingJob> {
+public final class TrainingJobReconciler implements Reconciler<TrainingJob>, Cleaner<TrainingJob> {
     private static final Logger LOG = LoggerFactory.getLogger(TrainingJobReconciler.class);
     private static final Duration WAITING = Duration.ofSeconds(10);
 
     private final String railyardImage;
+    private final RankZeroLog rankZeroLog;
 
-    public TrainingJobReconciler(String railyardImage) {
+    /** @param rankZeroLog where rank 0's log is read, for the RdmaVerified condition (null: through the API server) */
+    public TrainingJobReconciler(String railyardImage, RankZeroLog rankZeroLog) {
         this.railyardImage = railyardImage;
+        this.rankZeroLog = rankZeroLog;
     }
 
     @Override
@@ -96,7 +102,32 @@ public final class TrainingJobReconciler implements Reconciler<TrainingJob> {
         status.ranks = ranks(client, job, pods, gang);
         status.gpus = nodes * job.getSpec().gpusPerNode;
         writer.observe(gang);
+        if ("Running".equals(status.phase) && (status.rdma == null || status.rdma.verified == null) && status.ranks != null) {
+            verifyRdma(job, client, status, writer);
+        }
         return patch(job, before, status);
+    }
+
+    /** Reads rank 0's NCCL lines until they tell whether RDMA is really used. */
+    private void verifyRdma(TrainingJob job, KubernetesClient client, TrainingJobStatus status, StatusWriter writer) {
+        RankZeroLog logs = rankZeroLog != null ? rankZeroLog : RankZeroLog.through(client);
+        String rankZero = status.ranks.getFirst().pod;
+        logs.read(job.getMetadata().getNamespace(), rankZero).ifPresent(log -> {
+            boolean gpuDirect = job.getSpec().rdma == null || job.getSpec().rdma.gpuDirect == null || job.getSpec().rdma.gpuDirect;
+            RdmaVerdict verdict = RdmaVerdict.of(log, gpuDirect);
+            writer.rdma(verdict, rankZero);
+        });
+    }
+
+    @Override
+    public DeleteControl cleanup(TrainingJob job, Context<TrainingJob> context) {
+        // Owner references let the garbage collector do this; deleting here also covers clusters (and test servers)
+        // where it is slow or absent.
+        KubernetesClient client = context.getClient();
+        deletePods(client, job);
+        TrainingJobModel.desired(job, railyardImage).objects().stream().filter(object -> !(object instanceof Pod))
+                .forEach(object -> client.resource(object).delete());
+        return DeleteControl.defaultDelete();
     }
 
     private List<TrainingJobStatus.Rank> ranks(KubernetesClient client, TrainingJob job, List<Pod> pods, GangState gang) {

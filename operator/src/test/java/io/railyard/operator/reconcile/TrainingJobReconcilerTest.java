@@ -18,6 +18,10 @@ import io.railyard.api.TrainingJob;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -27,12 +31,14 @@ import org.junit.jupiter.api.Test;
 class TrainingJobReconcilerTest {
     static KubernetesClient client;
     static Operator operator;
+    /** Rank 0 logs by pod: the kubelet's log endpoint, which the mock server does not serve. */
+    static final Map<String, String> LOGS = new ConcurrentHashMap<>();
 
     @BeforeAll
     static void start() {
         operator = new Operator(o -> o.withKubernetesClient(client).withCloseClientOnStop(false)
                 .withUseSSAToPatchPrimaryResource(false).withSSABasedCreateUpdateMatchForDependentResources(false));
-        operator.register(new TrainingJobReconciler("railyard:test"));
+        operator.register(new TrainingJobReconciler("railyard:test", (namespace, pod) -> Optional.ofNullable(LOGS.get(pod))));
         operator.start();
     }
 
@@ -125,6 +131,43 @@ class TrainingJobReconcilerTest {
         });
         assertThat(client.pods().inNamespace("ns").withName("topo-0").get().getMetadata().getAnnotations())
                 .containsEntry(Names.NODE_RANK_ANNOTATION, "1");
+    }
+
+    @Test
+    void rankZerosNcclLogDecidesRdmaVerified() throws Exception {
+        Path logs = Path.of(System.getProperty("railyard.repo", "..")).resolve("testdata/logs");
+        LOGS.put("ok-0", Files.readString(logs.resolve("nccl-ib-gdr-ok-aks-01.log")));
+        LOGS.put("tcp-0", Files.readString(logs.resolve("nccl-socket-fallback-driver-stopped-01.log")));
+        for (String name : List.of("ok", "tcp")) {
+            create(name, "{image: pytorch, script: t.py, nodes: 1, gpusPerNode: 8}");
+            await().atMost(Duration.ofSeconds(20)).untilAsserted(() -> assertThat(pods(name)).hasSize(1));
+            place(pods(name).getFirst(), "node-" + name, "Running");
+        }
+
+        await().atMost(Duration.ofSeconds(20)).untilAsserted(() -> {
+            assertThat(job("ok").getStatus().rdma).isNotNull();
+            assertThat(job("tcp").getStatus().rdma).isNotNull();
+        });
+        assertThat(job("ok").getStatus().rdma.verified).isTrue();
+        assertThat(condition("ok", "RdmaVerified").getReason()).isEqualTo("RdmaInUse");
+        assertThat(job("tcp").getStatus().rdma.verified).isFalse();
+        assertThat(condition("tcp", "RdmaVerified").getStatus()).isEqualTo("False");
+        assertThat(condition("tcp", "RdmaVerified").getMessage()).contains("tcp-0 line 5", "No device found");
+    }
+
+    @Test
+    void deletingTheJobRemovesWhatItOwns() throws Exception {
+        create("gone", "{image: pytorch, script: t.py, nodes: 2, gpusPerNode: 8, scheduling: {scheduler: volcano, queue: q}}");
+        await().atMost(Duration.ofSeconds(20)).untilAsserted(() -> assertThat(pods("gone")).hasSize(2));
+
+        client.resources(TrainingJob.class).inNamespace("ns").withName("gone").delete();
+
+        await().atMost(Duration.ofSeconds(20)).untilAsserted(() -> {
+            assertThat(pods("gone")).isEmpty();
+            assertThat(client.services().inNamespace("ns").withName("gone").get()).isNull();
+            assertThat(client.resources(PodGroup.class).inNamespace("ns").withName("gone").get()).isNull();
+            assertThat(job("gone")).isNull();
+        });
     }
 
     @Test
