@@ -13,7 +13,7 @@ import picocli.CommandLine.Command;
         versionProvider = Railyard.Version.class,
         description = "Distributed GPU training on Kubernetes over RDMA, with the fast path verified.",
         subcommands = {DoctorCommand.class, AnalyzeCommand.class, RenderCommand.class, AgentCommand.class, ExporterCommand.class,
-                AwaitRankCommand.class, CommandLine.HelpCommand.class})
+                SubmitCommand.class, StatusCommand.class, OperatorCommand.class, AwaitRankCommand.class, CommandLine.HelpCommand.class})
 public final class Railyard {
     /** Exit code for usage errors: a bad flag, a root that does not exist. */
     public static final int USAGE = 2;

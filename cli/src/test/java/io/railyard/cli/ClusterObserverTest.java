@@ -33,22 +33,7 @@ class ClusterObserverTest {
                 .withNewMetadata().withName("railyard-agent").withNamespace("railyard").endMetadata()
                 .withNewSpec().withNewSelector().addToMatchLabels("app.kubernetes.io/name", "railyard-agent").endSelector()
                 .endSpec().build()).create();
-        kubeconfig = Files.writeString(dir.resolve("kubeconfig"), """
-                apiVersion: v1
-                kind: Config
-                clusters:
-                - name: mock
-                  cluster:
-                    server: %s
-                    insecure-skip-tls-verify: true
-                contexts:
-                - name: mock
-                  context: {cluster: mock, user: tester}
-                current-context: mock
-                users:
-                - name: tester
-                  user: {token: secret}
-                """.formatted(client.getMasterUrl()));
+        kubeconfig = MockKubeconfig.write(dir, client);
         client.nodes().resource(new NodeBuilder().withNewMetadata().withName("gpu-roce-01").endMetadata()
                 .withNewStatus().withAllocatable(Map.of("rdma/rdma", new Quantity("4"), "nvidia.com/gpu", new Quantity("8")))
                 .endStatus().build()).createOr(existing -> existing.update());

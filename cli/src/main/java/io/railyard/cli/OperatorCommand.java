@@ -1,0 +1,59 @@
+package io.railyard.cli;
+
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.javaoperatorsdk.operator.Operator;
+import io.javaoperatorsdk.operator.api.config.LeaderElectionConfiguration;
+import io.railyard.operator.model.TrainingJobModel;
+import io.railyard.operator.reconcile.TrainingJobReconciler;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
+import org.slf4j.LoggerFactory;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/** {@code railyard operator}: the TrainingJob controller. */
+@Command(
+        name = "operator",
+        mixinStandardHelpOptions = true,
+        description = "Run the TrainingJob operator: gangs that start together, restart together, and rank by topology.")
+final class OperatorCommand implements Callable<Integer> {
+
+    @Option(names = "--namespace", paramLabel = "NS", description = "A namespace to watch (repeatable; default: all).")
+    List<String> namespaces = new ArrayList<>();
+
+    @Option(names = "--leader-election-namespace", defaultValue = "${env:POD_NAMESPACE}",
+            description = "Namespace of the leader-election Lease (default: POD_NAMESPACE; none: no leader election).")
+    String leaseNamespace;
+
+    @Option(names = "--kubeconfig", description = "Kubeconfig file (default: KUBECONFIG, ~/.kube/config, else in-cluster).")
+    Path kubeconfig;
+
+    @Option(names = "--railyard-image", defaultValue = TrainingJobModel.DEFAULT_RAILYARD_IMAGE,
+            description = "Image of Railyard's await-rank init container (default: ${DEFAULT-VALUE}).")
+    String railyardImage;
+
+    @Override
+    public Integer call() throws Exception {
+        ((ch.qos.logback.classic.Logger) LoggerFactory.getLogger(org.slf4j.Logger.ROOT_LOGGER_NAME))
+                .setLevel(ch.qos.logback.classic.Level.toLevel(System.getenv("RAILYARD_LOG_LEVEL"), ch.qos.logback.classic.Level.INFO));
+        KubernetesClient client = KubeClients.connect(kubeconfig);
+        Operator operator = new Operator(o -> {
+            o.withKubernetesClient(client);
+            if (leaseNamespace != null && !leaseNamespace.isBlank()) {
+                o.withLeaderElectionConfiguration(new LeaderElectionConfiguration("railyard-operator", leaseNamespace));
+            }
+        });
+        operator.register(new TrainingJobReconciler(railyardImage, null), c -> {
+            if (!namespaces.isEmpty()) {
+                c.settingNamespaces(namespaces.toArray(String[]::new));
+            }
+        });
+        Termination termination = Termination.listen();
+        operator.start();
+        termination.await();
+        operator.stop();
+        return 0;
+    }
+}

@@ -1,0 +1,83 @@
+package io.railyard.cli;
+
+import io.fabric8.kubernetes.api.model.Condition;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.railyard.api.TrainingJob;
+import io.railyard.api.TrainingJobStatus;
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+import picocli.CommandLine.Model.CommandSpec;
+
+/** {@code railyard status}: a TrainingJob's phase, ranks, conditions and RDMA verdict. */
+@Command(name = "status", mixinStandardHelpOptions = true, description = "Show a TrainingJob's phase, ranks, conditions and RDMA verdict.")
+final class StatusCommand implements Callable<Integer> {
+    @Spec
+    CommandSpec spec;
+
+    @Parameters(paramLabel = "NAME", description = "The TrainingJob.")
+    String name;
+
+    @Option(names = {"-n", "--namespace"}, description = "Its namespace (default: the kubeconfig's).")
+    String namespace;
+
+    @Option(names = "--kubeconfig", description = "Kubeconfig file (default: KUBECONFIG, ~/.kube/config, else in-cluster).")
+    Path kubeconfig;
+
+    @Override
+    public Integer call() {
+        try (KubernetesClient client = KubeClients.connect(kubeconfig)) {
+            String ns = namespace != null ? namespace : client.getNamespace() == null ? "default" : client.getNamespace();
+            TrainingJob job = client.resources(TrainingJob.class).inNamespace(ns).withName(name).get();
+            if (job == null) {
+                throw new Railyard.UsageException("no TrainingJob " + ns + "/" + name);
+            }
+            PrintWriter out = spec.commandLine().getOut();
+            out.println(progress(job));
+            TrainingJobStatus status = job.getStatus();
+            if (status != null && status.ranks != null) {
+                status.ranks.forEach(rank -> out.println("  rank " + rank.rank + ": " + rank.pod + " on " + rank.node));
+            }
+            if (status != null && status.conditions != null) {
+                for (Condition condition : status.conditions) {
+                    out.println("  " + condition.getType() + "=" + condition.getStatus() + " " + condition.getReason()
+                            + (condition.getMessage() == null || condition.getMessage().isEmpty() ? "" : ": " + condition.getMessage()));
+                }
+            }
+            out.flush();
+            return 0;
+        }
+    }
+
+    /** One line of progress: phase, placed and running pods, restarts, RDMA. */
+    static String progress(TrainingJob job) {
+        TrainingJobStatus status = job.getStatus() == null ? new TrainingJobStatus() : job.getStatus();
+        int nodes = job.getSpec().nodes;
+        String scheduled = condition(status, "Scheduled");
+        String running = condition(status, "Running");
+        return job.getMetadata().getName() + ": " + (status.phase == null ? "Pending" : status.phase)
+                + ", scheduled " + (scheduled == null ? "0 of " + nodes : scheduled)
+                + ", running " + (running == null ? "0 of " + nodes : running)
+                + ", restarts " + (status.restarts == null ? 0 : status.restarts)
+                + (status.rdma == null ? "" : ", RDMA " + (Boolean.TRUE.equals(status.rdma.verified) ? "verified" : "NOT used: " + status.rdma.message));
+    }
+
+    /** The Failed condition's reason and message. */
+    static String failure(TrainingJob job) {
+        return job.getStatus().conditions.stream().filter(c -> c.getType().equals("Failed")).findFirst()
+                .map(c -> "failed: " + c.getReason() + ": " + c.getMessage()).orElse("failed");
+    }
+
+    /** "n of m" from a condition's message, e.g. "1 of 2 pods have a node". */
+    private static String condition(TrainingJobStatus status, String type) {
+        if (status.conditions == null) {
+            return null;
+        }
+        return status.conditions.stream().filter(c -> c.getType().equals(type)).findFirst()
+                .map(c -> c.getMessage() == null ? null : c.getMessage().replaceAll("^(\\d+ of \\d+).*$", "$1")).orElse(null);
+    }
+}

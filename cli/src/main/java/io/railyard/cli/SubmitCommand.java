@@ -1,0 +1,93 @@
+package io.railyard.cli;
+
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.railyard.api.TrainingJob;
+import io.railyard.operator.model.JobValidation;
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.Callable;
+import java.util.stream.Collectors;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+import picocli.CommandLine.Model.CommandSpec;
+
+/** {@code railyard submit}: create a TrainingJob, and with {@code --wait} follow it to its end. */
+@Command(
+        name = "submit",
+        mixinStandardHelpOptions = true,
+        description = "Create a TrainingJob; with --wait, show its progress until it succeeds or fails.",
+        exitCodeListHeading = "%nExit codes:%n",
+        exitCodeList = {"0:created (with --wait: succeeded)", "1:with --wait: the job failed", "2:invalid job or usage error"})
+final class SubmitCommand implements Callable<Integer> {
+    @Spec
+    CommandSpec spec;
+
+    @Option(names = {"-f", "--file"}, required = true, description = "The TrainingJob YAML.")
+    Path file;
+
+    @Option(names = "--wait", description = "Follow the job until it succeeds or fails.")
+    boolean waitForEnd;
+
+    @Option(names = "--kubeconfig", description = "Kubeconfig file (default: KUBECONFIG, ~/.kube/config, else in-cluster).")
+    Path kubeconfig;
+
+    @Option(names = "--poll-ms", defaultValue = "2000", hidden = true)
+    long pollMillis;
+
+    @Override
+    public Integer call() throws InterruptedException {
+        TrainingJob job = RenderCommand.read(file);
+        List<String> errors = JobValidation.errors(job);
+        if (!errors.isEmpty()) {
+            throw new Railyard.UsageException(errors.stream().map(e -> file + ": " + e).collect(Collectors.joining("\nsubmit: ")));
+        }
+        PrintWriter out = spec.commandLine().getOut();
+        try (KubernetesClient client = KubeClients.connect(kubeconfig)) {
+            if (job.getMetadata().getNamespace() == null) {
+                job.getMetadata().setNamespace(client.getNamespace() == null ? "default" : client.getNamespace());
+            }
+            String name = job.getMetadata().getNamespace() + "/" + job.getMetadata().getName();
+            try {
+                client.resource(job).create();
+            } catch (KubernetesClientException e) {
+                throw new Railyard.UsageException("cannot create TrainingJob " + name + ": "
+                        + (e.getCode() == 409 ? "it exists already (railyard status " + job.getMetadata().getName() + ")" : e.getMessage()));
+            }
+            out.println("trainingjob " + name + " created");
+            out.flush();
+            return waitForEnd ? follow(client, job, out) : 0;
+        }
+    }
+
+    private int follow(KubernetesClient client, TrainingJob submitted, PrintWriter out) throws InterruptedException {
+        String last = "";
+        while (true) {
+            TrainingJob job = client.resource(submitted).get();
+            if (job == null) {
+                out.println("the job was deleted");
+                out.flush();
+                return 1;
+            }
+            String line = StatusCommand.progress(job);
+            if (!line.equals(last)) {
+                out.println(line);
+                out.flush();
+                last = line;
+            }
+            String phase = job.getStatus() == null ? null : job.getStatus().phase;
+            if ("Succeeded".equals(phase)) {
+                return 0;
+            }
+            if ("Failed".equals(phase)) {
+                out.println(StatusCommand.failure(job));
+                out.flush();
+                return 1;
+            }
+            Thread.sleep(Duration.ofMillis(pollMillis));
+        }
+    }
+}

@@ -1,0 +1,92 @@
+package io.railyard.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodBuilder;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.server.mock.EnableKubernetesMockClient;
+import io.javaoperatorsdk.operator.Operator;
+import io.railyard.api.Names;
+import io.railyard.operator.reconcile.TrainingJobReconciler;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** submit and status against the fabric8 CRUD mock API server with the operator running beside it. */
+@EnableKubernetesMockClient(crud = true)
+class SubmitCommandTest {
+    static KubernetesClient client;
+    static Operator operator;
+
+    @TempDir
+    Path dir;
+
+    @BeforeAll
+    static void start() {
+        operator = new Operator(o -> o.withKubernetesClient(client).withCloseClientOnStop(false)
+                .withUseSSAToPatchPrimaryResource(false).withSSABasedCreateUpdateMatchForDependentResources(false));
+        operator.register(new TrainingJobReconciler("railyard:test", (namespace, pod) -> Optional.empty()));
+        operator.start();
+    }
+
+    @AfterAll
+    static void stop() {
+        operator.stop();
+    }
+
+    private static List<Pod> pods(String job) {
+        return client.pods().inNamespace("ns").withLabel(Names.JOB_LABEL, job).list().getItems();
+    }
+
+    private static void phase(Pod pod, String phase) {
+        client.pods().inNamespace("ns").withName(pod.getMetadata().getName()).edit(p -> new PodBuilder(p)
+                .editSpec().withNodeName("node-" + p.getMetadata().getName()).endSpec().withNewStatus().withPhase(phase).endStatus().build());
+    }
+
+    @Test
+    void waitFollowsTheJobToSuccess() throws Exception {
+        Path kubeconfig = MockKubeconfig.write(dir, client);
+        Path job = Files.writeString(dir.resolve("job.yaml"), """
+                apiVersion: railyard.io/v1alpha1
+                kind: TrainingJob
+                metadata: {name: sft}
+                spec: {image: pytorch, script: t.py, nodes: 2, gpusPerNode: 8, scheduling: {scheduler: volcano, queue: q}}
+                """);
+        CompletableFuture<CommandRun> submit = CompletableFuture.supplyAsync(() -> CommandRun.of(
+                "submit", "-f", job.toString(), "--wait", "--kubeconfig", kubeconfig.toString(), "--poll-ms", "100"));
+
+        await().atMost(Duration.ofSeconds(20)).untilAsserted(() -> assertThat(pods("sft")).hasSize(2));
+        pods("sft").forEach(pod -> phase(pod, "Running"));
+        await().atMost(Duration.ofSeconds(20)).untilAsserted(() -> assertThat(CommandRun.of("status", "sft", "--kubeconfig",
+                kubeconfig.toString()).out()).contains("sft: Running, scheduled 2 of 2, running 2 of 2, restarts 0"));
+        pods("sft").forEach(pod -> phase(pod, "Succeeded"));
+
+        CommandRun run = submit.get();
+        assertThat(run.exitCode()).as(run.err()).isZero();
+        assertThat(run.out()).startsWith("trainingjob ns/sft created\n").contains("sft: Running").contains("sft: Succeeded");
+        assertThat(CommandRun.of("status", "sft", "--kubeconfig", kubeconfig.toString()).out())
+                .contains("  rank 0: sft-0 on node-sft-0", "  Succeeded=True AllRanksSucceeded");
+    }
+
+    @Test
+    void invalidJobsAreRefusedBeforeTheyReachTheCluster() throws Exception {
+        Path job = Files.writeString(dir.resolve("job.yaml"),
+                "apiVersion: railyard.io/v1alpha1\nkind: TrainingJob\nmetadata: {name: bad}\nspec: {image: p, script: t.py, nodes: 0, gpusPerNode: 8}\n");
+
+        CommandRun run = CommandRun.of("submit", "-f", job.toString(), "--kubeconfig", MockKubeconfig.write(dir, client).toString());
+
+        assertThat(run.exitCode()).isEqualTo(2);
+        assertThat(run.err()).contains("spec.nodes: must be at least 1");
+        assertThat(CommandRun.of("status", "bad", "--kubeconfig", MockKubeconfig.write(dir, client).toString()).err())
+                .isEqualTo("status: no TrainingJob ns/bad\n");
+    }
+}
