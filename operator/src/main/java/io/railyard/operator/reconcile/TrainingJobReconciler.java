@@ -62,6 +62,12 @@ public final class TrainingJobReconciler implements Reconciler<TrainingJob>, Cle
 
     @Override
     public UpdateControl<TrainingJob> reconcile(TrainingJob job, Context<TrainingJob> context) {
+        UpdateControl<TrainingJob> control = decide(job, context);
+        control.getResource().ifPresent(fresh -> JobEvents.record(context.getClient(), job, job.getStatus(), fresh.getStatus()));
+        return control;
+    }
+
+    private UpdateControl<TrainingJob> decide(TrainingJob job, Context<TrainingJob> context) {
         KubernetesClient client = context.getClient();
         TrainingJobStatus before = job.getStatus() == null ? new TrainingJobStatus() : job.getStatus();
         TrainingJobStatus status = Serialization.clone(before);
@@ -218,6 +224,10 @@ public final class TrainingJobReconciler implements Reconciler<TrainingJob>, Cle
         boolean waiting = !"Succeeded".equals(after.phase) && !"Failed".equals(after.phase);
         if (Serialization.asJson(before).equals(Serialization.asJson(after))) {
             return waiting ? UpdateControl.<TrainingJob>noUpdate().rescheduleAfter(WAITING) : UpdateControl.noUpdate();
+        }
+        if (!java.util.Objects.equals(before.phase, after.phase) || !java.util.Objects.equals(before.restarts, after.restarts)) {
+            LOG.info("TrainingJob({}/{}) {} -> {}: {}", job.getMetadata().getNamespace(), job.getMetadata().getName(), before.phase,
+                    after.phase, JobEvents.latest(after));
         }
         TrainingJob fresh = new TrainingJob();
         fresh.setMetadata(new ObjectMetaBuilder().withName(job.getMetadata().getName()).withNamespace(job.getMetadata().getNamespace()).build());

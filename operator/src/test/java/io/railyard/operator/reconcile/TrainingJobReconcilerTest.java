@@ -11,12 +11,16 @@ import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.server.mock.EnableKubernetesMockClient;
+import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
+import io.fabric8.mockwebserver.http.RecordedRequest;
 import io.fabric8.volcano.api.model.scheduling.v1beta1.PodGroup;
 import io.javaoperatorsdk.operator.Operator;
 import io.railyard.api.Names;
 import io.railyard.api.TrainingJob;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
@@ -30,6 +34,7 @@ import org.junit.jupiter.api.Test;
 @EnableKubernetesMockClient(crud = true)
 class TrainingJobReconcilerTest {
     static KubernetesClient client;
+    static KubernetesMockServer server;
     static Operator operator;
     /** Rank 0 logs by pod: the kubelet's log endpoint, which the mock server does not serve. */
     static final Map<String, String> LOGS = new ConcurrentHashMap<>();
@@ -92,6 +97,46 @@ class TrainingJobReconcilerTest {
         assertThat(condition("gang", "Scheduled").getReason()).isEqualTo("AllPodsPlaced");
         assertThat(job("gang").getStatus().ranks).extracting(r -> r.pod).containsExactly("gang-0", "gang-1");
         assertThat(job("gang").getStatus().gpus).isEqualTo(16);
+        await().untilAsserted(() -> assertThat(client.v1().events().inNamespace("ns").list().getItems())
+                .anySatisfy(event -> {
+                    assertThat(event.getInvolvedObject().getName()).isEqualTo("gang");
+                    assertThat(event.getReason()).isEqualTo("AllRanksRunning");
+                }));
+    }
+
+    @Test
+    void aReconcileWithNothingChangedWritesNothing() throws Exception {
+        create("quiet", "{image: pytorch, script: t.py, nodes: 2, gpusPerNode: 8}");
+        await().atMost(Duration.ofSeconds(20)).untilAsserted(() -> {
+            assertThat(pods("quiet")).hasSize(2);
+            assertThat(job("quiet").getStatus().phase).isEqualTo("Scheduling");
+        });
+        while (server.takeRequest(200, TimeUnit.MILLISECONDS) != null) {
+            // drain what came before the steady state
+        }
+
+        List<String> requests = new ArrayList<>();
+        long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(12); // the operator re-checks a waiting job every 10 s
+        while (System.nanoTime() < end) {
+            RecordedRequest request = server.takeRequest(500, TimeUnit.MILLISECONDS);
+            if (request != null && request.getPath().contains("quiet")) {
+                requests.add(request.getMethod() + " " + request.getPath());
+            }
+        }
+
+        assertThat(requests).as("the reconcile ran: it read the job's Service").anyMatch(r -> r.startsWith("GET /api/v1/namespaces/ns/services/quiet"));
+        assertThat(requests).filteredOn(r -> !r.startsWith("GET ")).isEmpty();
+    }
+
+    @Test
+    void deadlineExceededFailsTheJob() throws Exception {
+        create("late", "{image: pytorch, script: t.py, nodes: 1, gpusPerNode: 8, runPolicy: {activeDeadlineSeconds: 1}}");
+        await().atMost(Duration.ofSeconds(20)).untilAsserted(() -> assertThat(pods("late")).hasSize(1));
+        place(pods("late").getFirst(), "n1", "Running");
+
+        await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> assertThat(job("late").getStatus().phase).isEqualTo("Failed"));
+        assertThat(condition("late", "Failed").getReason()).isEqualTo("DeadlineExceeded");
+        await().untilAsserted(() -> assertThat(pods("late")).isEmpty());
     }
 
     @Test

@@ -1,0 +1,58 @@
+package io.railyard.operator.reconcile;
+
+import io.fabric8.kubernetes.api.model.Condition;
+import io.fabric8.kubernetes.api.model.EventBuilder;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.railyard.api.TrainingJob;
+import io.railyard.api.TrainingJobStatus;
+import java.time.Instant;
+import java.util.List;
+import java.util.Objects;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/** A Kubernetes Event for each condition that changed, so that {@code kubectl describe tj} tells the job's story. */
+final class JobEvents {
+    private static final Logger LOG = LoggerFactory.getLogger(JobEvents.class);
+
+    private JobEvents() {}
+
+    static void record(KubernetesClient client, TrainingJob job, TrainingJobStatus before, TrainingJobStatus after) {
+        List<Condition> old = before == null || before.conditions == null ? List.of() : before.conditions;
+        for (Condition condition : after.conditions == null ? List.<Condition>of() : after.conditions) {
+            boolean changed = old.stream().noneMatch(o -> o.getType().equals(condition.getType())
+                    && o.getStatus().equals(condition.getStatus()) && Objects.equals(o.getReason(), condition.getReason()));
+            if (changed && "True".equals(condition.getStatus()) || changed && "RdmaVerified".equals(condition.getType())) {
+                emit(client, job, condition);
+            }
+        }
+    }
+
+    /** The newest condition, for the log line of a phase change. */
+    static String latest(TrainingJobStatus status) {
+        return status.conditions == null || status.conditions.isEmpty() ? ""
+                : status.conditions.stream().max((a, b) -> a.getLastTransitionTime().compareTo(b.getLastTransitionTime()))
+                        .map(c -> c.getType() + " " + c.getReason() + ": " + c.getMessage()).orElse("");
+    }
+
+    private static void emit(KubernetesClient client, TrainingJob job, Condition condition) {
+        boolean bad = condition.getType().equals("Failed") || condition.getType().equals("Restarting")
+                || (condition.getType().equals("RdmaVerified") && "False".equals(condition.getStatus()));
+        String now = Instant.now().toString();
+        try {
+            client.v1().events().inNamespace(job.getMetadata().getNamespace()).resource(new EventBuilder()
+                    .withNewMetadata().withGenerateName(job.getMetadata().getName() + "-").withNamespace(job.getMetadata().getNamespace()).endMetadata()
+                    .withNewInvolvedObject().withApiVersion(job.getApiVersion()).withKind(job.getKind()).withName(job.getMetadata().getName())
+                    .withNamespace(job.getMetadata().getNamespace()).withUid(job.getMetadata().getUid()).endInvolvedObject()
+                    .withType(bad ? "Warning" : "Normal")
+                    .withReason(condition.getReason())
+                    .withMessage(condition.getType() + ": " + condition.getMessage())
+                    .withFirstTimestamp(now).withLastTimestamp(now).withCount(1)
+                    .withNewSource().withComponent("railyard-operator").endSource()
+                    .build()).create();
+        } catch (KubernetesClientException e) {
+            LOG.warn("TrainingJob({}/{}): cannot record an event: {}", job.getMetadata().getNamespace(), job.getMetadata().getName(), e.getMessage());
+        }
+    }
+}
