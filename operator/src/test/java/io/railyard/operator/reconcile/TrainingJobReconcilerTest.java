@@ -129,6 +129,20 @@ class TrainingJobReconcilerTest {
     }
 
     @Test
+    void errorsFromTheApiServerConvergeWithoutDuplicates() throws Exception {
+        server.expect().post().withPath("/api/v1/namespaces/ns/pods").andReturn(500, "{\"kind\":\"Status\",\"code\":500}").times(3);
+        server.expect().post().withPath("/api/v1/namespaces/ns/services").andReturn(409, "{\"kind\":\"Status\",\"code\":409}").once();
+
+        create("flaky", "{image: pytorch, script: t.py, nodes: 3, gpusPerNode: 8}");
+
+        await().atMost(Duration.ofSeconds(40)).untilAsserted(() -> {
+            assertThat(pods("flaky")).extracting(p -> p.getMetadata().getName()).containsExactlyInAnyOrder("flaky-0", "flaky-1", "flaky-2");
+            assertThat(client.services().inNamespace("ns").withName("flaky").get()).isNotNull();
+            assertThat(job("flaky").getStatus().phase).isEqualTo("Scheduling");
+        });
+    }
+
+    @Test
     void deadlineExceededFailsTheJob() throws Exception {
         create("late", "{image: pytorch, script: t.py, nodes: 1, gpusPerNode: 8, runPolicy: {activeDeadlineSeconds: 1}}");
         await().atMost(Duration.ofSeconds(20)).untilAsserted(() -> assertThat(pods("late")).hasSize(1));
