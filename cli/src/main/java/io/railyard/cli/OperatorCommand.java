@@ -2,6 +2,9 @@ package io.railyard.cli;
 
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.javaoperatorsdk.operator.Operator;
+import io.prometheus.metrics.model.registry.PrometheusRegistry;
+import io.railyard.agent.metrics.MetricsServer;
+import java.net.InetSocketAddress;
 import io.javaoperatorsdk.operator.api.config.LeaderElectionConfiguration;
 import io.railyard.operator.model.TrainingJobModel;
 import io.railyard.operator.reconcile.TrainingJobReconciler;
@@ -27,6 +30,9 @@ final class OperatorCommand implements Callable<Integer> {
             description = "Namespace of the leader-election Lease (default: POD_NAMESPACE; none: no leader election).")
     String leaseNamespace;
 
+    @Option(names = "--metrics-address", description = "HOST:PORT of /metrics for Prometheus (default: none).")
+    String metricsAddress;
+
     @Option(names = "--kubeconfig", description = "Kubeconfig file (default: KUBECONFIG, ~/.kube/config, else in-cluster).")
     Path kubeconfig;
 
@@ -45,14 +51,25 @@ final class OperatorCommand implements Callable<Integer> {
                 o.withLeaderElectionConfiguration(new LeaderElectionConfiguration("railyard-operator", leaseNamespace));
             }
         });
-        operator.register(new TrainingJobReconciler(railyardImage, null), c -> {
+        InetSocketAddress metricsSocket = metricsAddress == null ? null : HostPort.parse("--metrics-address", metricsAddress);
+        TrainingJobReconciler reconciler = new TrainingJobReconciler(railyardImage, null);
+        operator.register(reconciler, c -> {
             if (!namespaces.isEmpty()) {
                 c.settingNamespaces(namespaces.toArray(String[]::new));
             }
         });
         Termination termination = Termination.listen();
         operator.start();
+        MetricsServer metrics = null;
+        if (metricsSocket != null) {
+            PrometheusRegistry registry = new PrometheusRegistry();
+            registry.register(reconciler.metrics());
+            metrics = MetricsServer.start(metricsSocket, registry);
+        }
         termination.await();
+        if (metrics != null) {
+            metrics.close();
+        }
         operator.stop();
         return 0;
     }

@@ -46,11 +46,17 @@ public final class TrainingJobReconciler implements Reconciler<TrainingJob>, Cle
 
     private final String railyardImage;
     private final RankZeroLog rankZeroLog;
+    private final OperatorMetrics metrics = new OperatorMetrics();
 
     /** @param rankZeroLog where rank 0's log is read, for the RdmaVerified condition (null: through the API server) */
     public TrainingJobReconciler(String railyardImage, RankZeroLog rankZeroLog) {
         this.railyardImage = railyardImage;
         this.rankZeroLog = rankZeroLog;
+    }
+
+    /** The operator's own metrics, for a registry. */
+    public OperatorMetrics metrics() {
+        return metrics;
     }
 
     @Override
@@ -63,7 +69,15 @@ public final class TrainingJobReconciler implements Reconciler<TrainingJob>, Cle
     @Override
     public UpdateControl<TrainingJob> reconcile(TrainingJob job, Context<TrainingJob> context) {
         UpdateControl<TrainingJob> control = decide(job, context);
-        control.getResource().ifPresent(fresh -> JobEvents.record(context.getClient(), job, job.getStatus(), fresh.getStatus()));
+        control.getResource().ifPresent(fresh -> {
+            JobEvents.record(context.getClient(), job, job.getStatus(), fresh.getStatus());
+            if (fresh.getStatus().restarts != null && !fresh.getStatus().restarts.equals(job.getStatus() == null ? null : job.getStatus().restarts)) {
+                metrics.restarted();
+            }
+        });
+        TrainingJob latest = control.getResource().orElse(job);
+        metrics.reconciled(job.getMetadata().getNamespace() + "/" + job.getMetadata().getName(),
+                latest.getStatus() == null ? null : latest.getStatus().phase);
         return control;
     }
 
@@ -130,6 +144,7 @@ public final class TrainingJobReconciler implements Reconciler<TrainingJob>, Cle
         // Owner references let the garbage collector do this; deleting here also covers clusters (and test servers)
         // where it is slow or absent.
         KubernetesClient client = context.getClient();
+        metrics.removed(job.getMetadata().getNamespace() + "/" + job.getMetadata().getName());
         deletePods(client, job);
         TrainingJobModel.desired(job, railyardImage).objects().stream().filter(object -> !(object instanceof Pod))
                 .forEach(object -> client.resource(object).delete());

@@ -36,6 +36,7 @@ class TrainingJobReconcilerTest {
     static KubernetesClient client;
     static KubernetesMockServer server;
     static Operator operator;
+    static TrainingJobReconciler reconciler;
     /** Rank 0 logs by pod: the kubelet's log endpoint, which the mock server does not serve. */
     static final Map<String, String> LOGS = new ConcurrentHashMap<>();
 
@@ -43,7 +44,8 @@ class TrainingJobReconcilerTest {
     static void start() {
         operator = new Operator(o -> o.withKubernetesClient(client).withCloseClientOnStop(false)
                 .withUseSSAToPatchPrimaryResource(false).withSSABasedCreateUpdateMatchForDependentResources(false));
-        operator.register(new TrainingJobReconciler("railyard:test", (namespace, pod) -> Optional.ofNullable(LOGS.get(pod))));
+        reconciler = new TrainingJobReconciler("railyard:test", (namespace, pod) -> Optional.ofNullable(LOGS.get(pod)));
+        operator.register(reconciler);
         operator.start();
     }
 
@@ -172,6 +174,7 @@ class TrainingJobReconcilerTest {
         await().atMost(Duration.ofSeconds(20)).untilAsserted(() -> assertThat(job("restart").getStatus().phase).isEqualTo("Failed"));
         assertThat(condition("restart", "Failed").getReason()).isEqualTo("BackoffLimitExceeded");
         assertThat(condition("restart", "Failed").getMessage()).contains("pod restart-0 failed", "after 1 restarts");
+        assertThat(reconciler.metrics().gangRestarts()).isGreaterThanOrEqualTo(1);
     }
 
     @Test
