@@ -31,6 +31,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 import java.util.stream.Collectors;
 import org.slf4j.Logger;
@@ -234,21 +235,31 @@ public final class TrainingJobReconciler implements Reconciler<TrainingJob>, Cle
         return deadline != null && status.startTime != null && Instant.now().isAfter(Instant.parse(status.startTime).plusSeconds(deadline));
     }
 
-    /** Patches a fresh object holding only name, namespace and status, and only when the status changed. */
+    /**
+     * Patches a fresh object holding only name, namespace and status, and only when the status changed; comes back
+     * while the gang is waiting, and when a finished job's time to live runs out.
+     */
     private static UpdateControl<TrainingJob> patch(TrainingJob job, TrainingJobStatus before, TrainingJobStatus after) {
-        boolean waiting = !"Succeeded".equals(after.phase) && !"Failed".equals(after.phase);
-        if (Serialization.asJson(before).equals(Serialization.asJson(after))) {
-            return waiting ? UpdateControl.<TrainingJob>noUpdate().rescheduleAfter(WAITING) : UpdateControl.noUpdate();
-        }
-        if (!java.util.Objects.equals(before.phase, after.phase) || !java.util.Objects.equals(before.restarts, after.restarts)) {
+        boolean changed = !Serialization.asJson(before).equals(Serialization.asJson(after));
+        if (changed && (!Objects.equals(before.phase, after.phase) || !Objects.equals(before.restarts, after.restarts))) {
             LOG.info("TrainingJob({}/{}) {} -> {}: {}", job.getMetadata().getNamespace(), job.getMetadata().getName(), before.phase,
                     after.phase, JobEvents.latest(after));
         }
-        TrainingJob fresh = new TrainingJob();
-        fresh.setMetadata(new ObjectMetaBuilder().withName(job.getMetadata().getName()).withNamespace(job.getMetadata().getNamespace()).build());
-        fresh.setStatus(after);
-        UpdateControl<TrainingJob> control = UpdateControl.patchStatus(fresh);
-        return waiting ? control.rescheduleAfter(WAITING) : control;
+        UpdateControl<TrainingJob> control;
+        if (changed) {
+            TrainingJob fresh = new TrainingJob();
+            fresh.setMetadata(new ObjectMetaBuilder().withName(job.getMetadata().getName()).withNamespace(job.getMetadata().getNamespace()).build());
+            fresh.setStatus(after);
+            control = UpdateControl.patchStatus(fresh);
+        } else {
+            control = UpdateControl.noUpdate();
+        }
+        boolean finished = "Succeeded".equals(after.phase) || "Failed".equals(after.phase);
+        Long ttl = job.getSpec() == null || job.getSpec().runPolicy == null ? null : job.getSpec().runPolicy.ttlSecondsAfterFinished;
+        if (!finished) {
+            return control.rescheduleAfter(WAITING);
+        }
+        return ttl == null ? control : control.rescheduleAfter(Duration.ofSeconds(ttl + 1));
     }
 
     private static int backoffLimit(TrainingJob job) {

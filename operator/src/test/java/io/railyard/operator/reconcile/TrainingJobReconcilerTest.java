@@ -145,6 +145,17 @@ class TrainingJobReconcilerTest {
     }
 
     @Test
+    void aFinishedJobIsDeletedAfterItsTtl() throws Exception {
+        create("short", "{image: pytorch, script: t.py, nodes: 1, gpusPerNode: 8, runPolicy: {ttlSecondsAfterFinished: 1}}");
+        await().atMost(Duration.ofSeconds(20)).untilAsserted(() -> assertThat(pods("short")).hasSize(1));
+
+        place(pods("short").getFirst(), "n1", "Succeeded");
+
+        await().atMost(Duration.ofSeconds(20)).untilAsserted(() -> assertThat(job("short")).isNull());
+        assertThat(pods("short")).isEmpty();
+    }
+
+    @Test
     void deadlineExceededFailsTheJob() throws Exception {
         create("late", "{image: pytorch, script: t.py, nodes: 1, gpusPerNode: 8, runPolicy: {activeDeadlineSeconds: 1}}");
         await().atMost(Duration.ofSeconds(20)).untilAsserted(() -> assertThat(pods("late")).hasSize(1));
