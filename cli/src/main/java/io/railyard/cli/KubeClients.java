@@ -6,10 +6,16 @@ import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import picocli.CommandLine.Option;
 
-/** A Kubernetes client from {@code --kubeconfig}, else the usual places (KUBECONFIG, ~/.kube/config, in-cluster). */
+/** The {@code --kubeconfig} option, and a client from it or from the usual places (KUBECONFIG, ~/.kube/config, in-cluster). */
 final class KubeClients {
-    private KubeClients() {}
+    @Option(names = "--kubeconfig", description = "Kubeconfig file (default: KUBECONFIG, ~/.kube/config, else in-cluster).")
+    Path kubeconfig;
+
+    KubernetesClient connect() {
+        return connect(kubeconfig);
+    }
 
     static KubernetesClient connect(Path kubeconfig) {
         if (kubeconfig == null) {

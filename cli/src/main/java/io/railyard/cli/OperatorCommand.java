@@ -8,12 +8,12 @@ import java.net.InetSocketAddress;
 import io.javaoperatorsdk.operator.api.config.LeaderElectionConfiguration;
 import io.railyard.operator.model.TrainingJobModel;
 import io.railyard.operator.reconcile.TrainingJobReconciler;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
 import org.slf4j.LoggerFactory;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /** {@code railyard operator}: the TrainingJob controller. */
@@ -33,8 +33,8 @@ final class OperatorCommand implements Callable<Integer> {
     @Option(names = "--metrics-address", description = "HOST:PORT of /metrics for Prometheus (default: none).")
     String metricsAddress;
 
-    @Option(names = "--kubeconfig", description = "Kubeconfig file (default: KUBECONFIG, ~/.kube/config, else in-cluster).")
-    Path kubeconfig;
+    @Mixin
+    KubeClients kube = new KubeClients();
 
     @Option(names = "--railyard-image", defaultValue = TrainingJobModel.DEFAULT_RAILYARD_IMAGE,
             description = "Image of Railyard's await-rank init container (default: ${DEFAULT-VALUE}).")
@@ -44,7 +44,7 @@ final class OperatorCommand implements Callable<Integer> {
     public Integer call() throws Exception {
         ((ch.qos.logback.classic.Logger) LoggerFactory.getLogger(org.slf4j.Logger.ROOT_LOGGER_NAME))
                 .setLevel(ch.qos.logback.classic.Level.toLevel(System.getenv("RAILYARD_LOG_LEVEL"), ch.qos.logback.classic.Level.INFO));
-        KubernetesClient client = KubeClients.connect(kubeconfig);
+        KubernetesClient client = kube.connect();
         Operator operator = new Operator(o -> {
             o.withKubernetesClient(client);
             if (leaseNamespace != null && !leaseNamespace.isBlank()) {

@@ -53,11 +53,7 @@ final class RenderCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        TrainingJob job = read(file);
-        List<String> errors = JobValidation.errors(job);
-        if (!errors.isEmpty()) {
-            throw new Railyard.UsageException(errors.stream().map(e -> file + ": " + e).collect(Collectors.joining("\n" + "render: ")));
-        }
+        TrainingJob job = readValid(file, "render");
         TrainingJobModel.Desired desired = TrainingJobModel.desired(job, railyardImage);
         PrintWriter err = spec.commandLine().getErr();
         desired.warnings().forEach(warning -> err.println("render: warning: " + warning));
@@ -70,6 +66,16 @@ final class RenderCommand implements Callable<Integer> {
         out.flush();
         err.flush();
         return 0;
+    }
+
+    /** A TrainingJob that passes every validation rule; else each failing rule on its own line, as a usage error. */
+    static TrainingJob readValid(Path file, String command) {
+        TrainingJob job = read(file);
+        List<String> errors = JobValidation.errors(job);
+        if (!errors.isEmpty()) {
+            throw new Railyard.UsageException(errors.stream().map(e -> file + ": " + e).collect(Collectors.joining("\n" + command + ": ")));
+        }
+        return job;
     }
 
     static TrainingJob read(Path file) {

@@ -5,9 +5,9 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.railyard.api.TrainingJob;
 import io.railyard.api.TrainingJobStatus;
 import java.io.PrintWriter;
-import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
@@ -25,12 +25,12 @@ final class StatusCommand implements Callable<Integer> {
     @Option(names = {"-n", "--namespace"}, description = "Its namespace (default: the kubeconfig's).")
     String namespace;
 
-    @Option(names = "--kubeconfig", description = "Kubeconfig file (default: KUBECONFIG, ~/.kube/config, else in-cluster).")
-    Path kubeconfig;
+    @Mixin
+    KubeClients kube = new KubeClients();
 
     @Override
     public Integer call() {
-        try (KubernetesClient client = KubeClients.connect(kubeconfig)) {
+        try (KubernetesClient client = kube.connect()) {
             String ns = namespace != null ? namespace : client.getNamespace() == null ? "default" : client.getNamespace();
             TrainingJob job = client.resources(TrainingJob.class).inNamespace(ns).withName(name).get();
             if (job == null) {

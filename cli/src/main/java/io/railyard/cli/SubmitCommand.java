@@ -3,14 +3,12 @@ package io.railyard.cli;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.railyard.api.TrainingJob;
-import io.railyard.operator.model.JobValidation;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.List;
 import java.util.concurrent.Callable;
-import java.util.stream.Collectors;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 import picocli.CommandLine.Model.CommandSpec;
@@ -32,21 +30,17 @@ final class SubmitCommand implements Callable<Integer> {
     @Option(names = "--wait", description = "Follow the job until it succeeds or fails.")
     boolean waitForEnd;
 
-    @Option(names = "--kubeconfig", description = "Kubeconfig file (default: KUBECONFIG, ~/.kube/config, else in-cluster).")
-    Path kubeconfig;
+    @Mixin
+    KubeClients kube = new KubeClients();
 
     @Option(names = "--poll-ms", defaultValue = "2000", hidden = true)
     long pollMillis;
 
     @Override
     public Integer call() throws InterruptedException {
-        TrainingJob job = RenderCommand.read(file);
-        List<String> errors = JobValidation.errors(job);
-        if (!errors.isEmpty()) {
-            throw new Railyard.UsageException(errors.stream().map(e -> file + ": " + e).collect(Collectors.joining("\nsubmit: ")));
-        }
+        TrainingJob job = RenderCommand.readValid(file, "submit");
         PrintWriter out = spec.commandLine().getOut();
-        try (KubernetesClient client = KubeClients.connect(kubeconfig)) {
+        try (KubernetesClient client = kube.connect()) {
             if (job.getMetadata().getNamespace() == null) {
                 job.getMetadata().setNamespace(client.getNamespace() == null ? "default" : client.getNamespace());
             }
