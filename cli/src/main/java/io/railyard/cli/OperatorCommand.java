@@ -1,6 +1,7 @@
 package io.railyard.cli;
 
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.javaoperatorsdk.operator.Operator;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import io.railyard.agent.metrics.MetricsServer;
@@ -45,6 +46,12 @@ final class OperatorCommand implements Callable<Integer> {
         ((ch.qos.logback.classic.Logger) LoggerFactory.getLogger(org.slf4j.Logger.ROOT_LOGGER_NAME))
                 .setLevel(ch.qos.logback.classic.Level.toLevel(System.getenv("RAILYARD_LOG_LEVEL"), ch.qos.logback.classic.Level.INFO));
         KubernetesClient client = kube.connect();
+        try {
+            client.getKubernetesVersion(); // fail in one line, before the operator's threads start
+        } catch (KubernetesClientException e) {
+            throw new Railyard.UsageException("cannot reach the Kubernetes API at " + client.getMasterUrl() + " ("
+                    + e.getMessage().lines().findFirst().orElse("no answer") + "): give --kubeconfig, or run in the cluster");
+        }
         Operator operator = new Operator(o -> {
             o.withKubernetesClient(client);
             if (leaseNamespace != null && !leaseNamespace.isBlank()) {

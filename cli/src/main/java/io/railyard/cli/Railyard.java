@@ -3,6 +3,7 @@ package io.railyard.cli;
 import java.io.OutputStreamWriter;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
+import io.fabric8.kubernetes.client.KubernetesClientException;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
@@ -37,6 +38,11 @@ public final class Railyard {
             if (e instanceof UsageException usage) {
                 command.getErr().println(command.getCommandName() + ": " + usage.getMessage());
                 return USAGE;
+            }
+            if (e instanceof KubernetesClientException api) {
+                command.getErr().println(command.getCommandName() + ": the Kubernetes API answered: "
+                        + String.valueOf(api.getMessage()).lines().findFirst().orElse("nothing") + " (check --kubeconfig and the RBAC of its user)");
+                return 1;
             }
             command.getErr().println(command.getCommandName() + ": internal error: " + e);
             return 3;
