@@ -2,14 +2,9 @@
 # `railyard analyze` on a large multi-rank NCCL log against `grep -c 'NCCL INFO'` on the same file, interleaved runs,
 # JVM start included, run as users run it (./railyard). Prints the medians and their ratio (target: at most 3).
 #   bench/analyze-vs-grep.sh [MEGABYTES] [RUNS]
-set -euo pipefail
-cd "$(dirname "$0")/.."
 megabytes=${1:-1024}
 runs=${2:-5}
-JAVA_HOME=$(tools/java-home)
-export JAVA_HOME MAVEN_OPTS="--sun-misc-unsafe-memory-access=allow ${MAVEN_OPTS:-}"
-./mvnw -q -B -DskipTests -pl bench,cli -am install >&2
-cp=$(./mvnw -q -B -pl bench dependency:build-classpath -Dmdep.outputFile=/dev/stdout)
+. "$(dirname "$0")/harness.sh"
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 log="$work/nccl.log"

@@ -2,12 +2,7 @@
 # The device plugin's latencies against the fake kubelet over real unix sockets (see DevicePluginBench), then the
 # idle agent's resident memory with the JVM flags of deploy/agent/daemonset.yaml.
 #   bench/device-plugin.sh [ALLOCATE_CALLS] [HEALTH_ROUNDS] [RESTARTS] [POLL_MS]
-set -euo pipefail
-cd "$(dirname "$0")/.."
-JAVA_HOME=$(tools/java-home)
-export JAVA_HOME MAVEN_OPTS="--sun-misc-unsafe-memory-access=allow ${MAVEN_OPTS:-}"
-./mvnw -q -B -DskipTests -pl bench,cli -am install >&2
-cp=$(./mvnw -q -B -pl bench dependency:build-classpath -Dmdep.outputFile=/dev/stdout)
+. "$(dirname "$0")/harness.sh"
 "$JAVA_HOME/bin/java" --enable-native-access=ALL-UNNAMED -cp "bench/target/classes:$cp" io.railyard.agent.DevicePluginBench "$@"
 
 flags=$(sed -n 's/.*JAVA_TOOL_OPTIONS.*//; /value: "-X/{s/.*value: "\(.*\)"/\1/p}' deploy/agent/daemonset.yaml)

@@ -2,15 +2,10 @@
 # Scrape latency and CPU per scrape of `railyard exporter` against node_exporter's infiniband collector, on the same
 # 8- and 64-port RoCE trees and a 64-port InfiniBand tree, in interleaved batches, with the DaemonSet's JVM flags. Prints medians and the Railyard/node_exporter ratios.
 #   bench/exporter-vs-node-exporter.sh [BATCHES] [SCRAPES_PER_BATCH]
-set -euo pipefail
-cd "$(dirname "$0")/.."
 batches=${1:-15}
 per_batch=${2:-40}
-JAVA_HOME=$(tools/java-home)
-export JAVA_HOME MAVEN_OPTS="--sun-misc-unsafe-memory-access=allow ${MAVEN_OPTS:-}"
 command -v prometheus-node-exporter >/dev/null || { echo "install prometheus-node-exporter (apt-get install prometheus-node-exporter)" >&2; exit 2; }
-./mvnw -q -B -DskipTests -pl bench,cli -am install >&2
-cp=$(./mvnw -q -B -pl bench dependency:build-classpath -Dmdep.outputFile=/dev/stdout)
+. "$(dirname "$0")/harness.sh"
 work=$(mktemp -d)
 trap 'kill $(jobs -p) 2>/dev/null || true; rm -rf "$work"' EXIT
 "$JAVA_HOME/bin/java" -cp "bench/target/classes:$cp" io.railyard.bench.WideTrees "$work"
