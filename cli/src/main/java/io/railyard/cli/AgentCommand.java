@@ -36,7 +36,6 @@ import picocli.CommandLine.Option;
         mixinStandardHelpOptions = true,
         description = "Run the node agent: the RDMA device plugin for the kubelet, node labels, and a health endpoint.")
 final class AgentCommand implements Callable<Integer> {
-    private static final Logger LOG = LoggerFactory.getLogger(AgentCommand.class);
 
     @Mixin
     HostRoot host = new HostRoot();
@@ -89,13 +88,18 @@ final class AgentCommand implements Callable<Integer> {
             Thread.ofVirtual().name("railyard-labels").start(() -> label(node, advertisedPorts(node, agentConfig)));
         }
         termination.await();
-        LOG.info("stopping: closing the device plugin sockets");
+        log().info("stopping: closing the device plugin sockets");
         if (metrics != null) {
             metrics.close();
         }
         health.stop(0);
         agent.close();
         return 0;
+    }
+
+    /** Not a static field: picocli constructs every subcommand, and starting the logging would cost every command. */
+    private static Logger log() {
+        return LoggerFactory.getLogger(AgentCommand.class);
     }
 
     private AgentConfig loadConfig() {
@@ -116,14 +120,14 @@ final class AgentCommand implements Callable<Integer> {
     private void label(NodeInventory node, List<Port> ports) {
         Map<String, String> labels = NodeLabeler.labels(node, ports);
         if (nodeName == null || nodeName.isBlank()) {
-            LOG.warn("no --node-name and no NODE_NAME: running without node labels");
+            log().warn("no --node-name and no NODE_NAME: running without node labels");
             return;
         }
         try (KubernetesClient client = new KubernetesClientBuilder().build()) {
             NodeLabeler.apply(client, nodeName, labels);
-            LOG.info("labelled node {}: {}", nodeName, labels);
+            log().info("labelled node {}: {}", nodeName, labels);
         } catch (KubernetesClientException e) {
-            LOG.warn("no Kubernetes API access ({}): running without node labels", e.getMessage().lines().findFirst().orElse(""));
+            log().warn("no Kubernetes API access ({}): running without node labels", e.getMessage().lines().findFirst().orElse(""));
         }
     }
 

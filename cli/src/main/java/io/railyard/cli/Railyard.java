@@ -3,6 +3,7 @@ package io.railyard.cli;
 import java.io.OutputStreamWriter;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
+import java.util.List;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -12,12 +13,13 @@ import picocli.CommandLine.Command;
         name = "railyard",
         mixinStandardHelpOptions = true,
         versionProvider = Railyard.Version.class,
-        description = "Distributed GPU training on Kubernetes over RDMA, with the fast path verified.",
-        subcommands = {DoctorCommand.class, AnalyzeCommand.class, RenderCommand.class, AgentCommand.class, ExporterCommand.class,
-                SubmitCommand.class, StatusCommand.class, OperatorCommand.class, AwaitRankCommand.class, CommandLine.HelpCommand.class})
+        description = "Distributed GPU training on Kubernetes over RDMA, with the fast path verified.")
 public final class Railyard {
     /** Exit code for usage errors: a bad flag, a root that does not exist. */
     public static final int USAGE = 2;
+    private static final List<Class<?>> SUBCOMMANDS = List.of(DoctorCommand.class, AnalyzeCommand.class, RenderCommand.class,
+            AgentCommand.class, ExporterCommand.class, SubmitCommand.class, StatusCommand.class, OperatorCommand.class,
+            AwaitRankCommand.class, CommandLine.HelpCommand.class);
 
     public static void main(String[] args) {
         PrintWriter out = new PrintWriter(new OutputStreamWriter(System.out, StandardCharsets.UTF_8), true);
@@ -27,7 +29,7 @@ public final class Railyard {
 
     /** Runs the command line and returns its exit code; errors a user can cause print one line, never a stack trace. */
     public static int run(PrintWriter out, PrintWriter err, String... args) {
-        CommandLine commandLine = new CommandLine(new Railyard()).setOut(out).setErr(err);
+        CommandLine commandLine = commandLine(args).setOut(out).setErr(err);
         commandLine.setParameterExceptionHandler((e, ignored) -> {
             CommandLine command = e.getCommandLine();
             command.getErr().println(command.getCommandName() + ": " + e.getMessage()
@@ -48,6 +50,20 @@ public final class Railyard {
             return 3;
         });
         return commandLine.execute(args);
+    }
+
+    /**
+     * The command line for these arguments. picocli builds the model of each subcommand by reflection, which costs more
+     * than most commands take to run: when the first argument names a subcommand, only that one is built.
+     */
+    static CommandLine commandLine(String... args) {
+        CommandLine commandLine = new CommandLine(new Railyard());
+        String first = args.length > 0 ? args[0] : "";
+        List<Class<?>> named = SUBCOMMANDS.stream()
+                .filter(command -> command != CommandLine.HelpCommand.class && command.getAnnotation(Command.class).name().equals(first))
+                .toList();
+        (named.isEmpty() ? SUBCOMMANDS : named).forEach(commandLine::addSubcommand);
+        return commandLine;
     }
 
     private static String qualifiedName(CommandLine command) {

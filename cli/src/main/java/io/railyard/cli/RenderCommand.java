@@ -35,9 +35,6 @@ import picocli.CommandLine.Model.CommandSpec;
 final class RenderCommand implements Callable<Integer> {
     enum Output { yaml, json }
 
-    private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory())
-            .enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES);
-
     @Spec
     CommandSpec spec;
 
@@ -89,14 +86,16 @@ final class RenderCommand implements Callable<Integer> {
         }
         TrainingJob job;
         try {
-            JsonNode tree = YAML.readTree(text);
+            // built here, not in a static field: picocli constructs every subcommand, and a mapper costs every command
+            ObjectMapper yaml = new ObjectMapper(new YAMLFactory()).enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES);
+            JsonNode tree = yaml.readTree(text);
             if (tree == null || tree.isMissingNode() || !tree.isObject()) {
                 throw new Railyard.UsageException(file + ": is empty or not a YAML object");
             }
             if (!(Names.GROUP + "/" + Names.VERSION).equals(tree.path("apiVersion").asText()) || !"TrainingJob".equals(tree.path("kind").asText())) {
                 throw new Railyard.UsageException(file + ": is not a TrainingJob (apiVersion railyard.io/v1alpha1, kind TrainingJob)");
             }
-            job = YAML.readValue(text, TrainingJob.class);
+            job = yaml.readValue(text, TrainingJob.class);
         } catch (UnrecognizedPropertyException e) {
             String path = e.getPath().stream().map(ref -> ref.getFieldName() == null ? "[" + ref.getIndex() + "]" : ref.getFieldName())
                     .collect(Collectors.joining(".")).replace(".[", "[");

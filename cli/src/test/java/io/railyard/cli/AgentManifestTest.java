@@ -50,7 +50,8 @@ class AgentManifestTest {
     void daemonSetArgumentsAreOnesTheAgentAccepts() throws Exception {
         Container agent = load("daemonset.yaml", DaemonSet.class).getSpec().getTemplate().getSpec().getContainers().getFirst();
 
-        CommandLine.ParseResult parsed = new CommandLine(new Railyard()).parseArgs(agent.getArgs().toArray(String[]::new));
+        String[] args = agent.getArgs().toArray(String[]::new);
+        CommandLine.ParseResult parsed = Railyard.commandLine(args).parseArgs(args);
 
         assertThat(parsed.subcommand().commandSpec().name()).isEqualTo("agent");
     }
