@@ -5,8 +5,8 @@ import io.railyard.diagnose.logs.Finding;
 import io.railyard.diagnose.logs.LogAnalysis;
 import io.railyard.diagnose.logs.LogReport;
 import java.io.IOException;
-import java.io.InputStream;
 import java.io.PrintWriter;
+import java.nio.file.AccessDeniedException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
@@ -75,10 +75,12 @@ final class AnalyzeCommand implements Callable<Integer> {
         if (Files.isDirectory(path)) {
             throw new Railyard.UsageException(file + " is a directory: give the log files in it");
         }
-        try (InputStream in = Files.newInputStream(path)) {
-            return LogAnalysis.analyze(file, in, lineRate);
+        try {
+            return LogAnalysis.analyze(path, lineRate);
         } catch (NoSuchFileException e) {
             throw new Railyard.UsageException(file + ": no such file");
+        } catch (AccessDeniedException e) {
+            throw new Railyard.UsageException(file + ": permission denied");
         }
     }
 

@@ -3,6 +3,12 @@ package io.railyard.diagnose.logs;
 import java.io.BufferedInputStream;
 import java.io.IOException;
 import java.io.InputStream;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.nio.channels.FileChannel;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -56,6 +62,22 @@ public final class LogAnalysis {
         return report.build();
     }
 
+    /**
+     * A file. A regular file is mapped into memory and copied from there chunk by chunk: one copy fewer than reading it
+     * through system calls, which matters on a multi-gigabyte log. Anything else is read as a stream.
+     */
+    public static LogReport analyze(Path file, OptionalDouble lineRateGbps) throws IOException {
+        if (!Files.isRegularFile(file)) {
+            try (InputStream in = Files.newInputStream(file)) {
+                return analyze(file.toString(), in, lineRateGbps);
+            }
+        }
+        try (FileChannel channel = FileChannel.open(file); Arena arena = Arena.ofConfined()) {
+            MemorySegment mapped = channel.map(FileChannel.MapMode.READ_ONLY, 0, channel.size(), arena);
+            return analyze(file.toString(), new MappedInput(file, mapped), lineRateGbps);
+        }
+    }
+
     private static InputStream decompressed(InputStream input) throws IOException {
         BufferedInputStream buffered = new BufferedInputStream(input, 1 << 16);
         buffered.mark(2);
@@ -63,5 +85,38 @@ public final class LogAnalysis {
         int second = buffered.read();
         buffered.reset();
         return first == 0x1f && second == 0x8b ? new BufferedInputStream(new GZIPInputStream(buffered, 1 << 16), 1 << 16) : buffered;
+    }
+
+    /** The bytes of a mapped file, as a stream. */
+    private static final class MappedInput extends InputStream {
+        private final Path file;
+        private final MemorySegment bytes;
+        private long position;
+
+        MappedInput(Path file, MemorySegment bytes) {
+            this.file = file;
+            this.bytes = bytes;
+        }
+
+        @Override
+        public int read(byte[] buffer, int offset, int length) throws IOException {
+            int count = (int) Math.min(length, bytes.byteSize() - position);
+            if (count <= 0) {
+                return length == 0 ? 0 : -1;
+            }
+            try {
+                MemorySegment.copy(bytes, ValueLayout.JAVA_BYTE, position, buffer, offset, count);
+            } catch (InternalError e) { // the kernel's SIGBUS, turned into an error by the JVM: the file was truncated
+                throw new IOException(file + " was truncated while being read");
+            }
+            position += count;
+            return count;
+        }
+
+        @Override
+        public int read() throws IOException {
+            byte[] one = new byte[1];
+            return read(one, 0, 1) < 0 ? -1 : one[0] & 0xff;
+        }
     }
 }

@@ -35,7 +35,6 @@ final class NcclLogAnalyzer implements Analyzer {
 
     private static final Pattern VERSION_NUMBER = Pattern.compile("NCCL version (\\d+\\.\\d+\\.\\d+)");
     private static final Pattern BOOTSTRAP_IF = Pattern.compile("Bootstrap ?: Using \\[?\\d*\\]?([^:<\\s]+)");
-    private static final Pattern NETWORK = Pattern.compile("Using network (.+?)\\s*$");
     private static final Pattern NET_DEVICE = Pattern.compile("\\[\\d+\\]\\s*([\\w.-]+:\\d+)/(IB|RoCE)");
     private static final Pattern NET_USING = Pattern.compile("NET/([\\w.-]+) ?: Using ");
     private static final Pattern PLUGIN_NAME = Pattern.compile("(?:P2P plugin|Initialized NET plugin|Assigned NET plugin) (\\S+)");
@@ -55,6 +54,7 @@ final class NcclLogAnalyzer implements Analyzer {
     private boolean anyIb;
     private boolean anyRoce;
     private String socketInterfaces;
+    private String lastDevices;
     private long netConnections;
     private long gdrConnections;
     private long socketConnections;
@@ -122,8 +122,10 @@ final class NcclLogAnalyzer implements Analyzer {
         if (line.contains(BOOTSTRAP) && bootstrap == null) {
             match(BOOTSTRAP_IF, line).ifPresent(m -> bootstrap = m.group(1));
         }
-        if (line.contains(USING_NETWORK)) {
-            match(NETWORK, line).ifPresent(m -> network = m.group(1));
+        int usingNetwork = line.indexOf(USING_NETWORK, 0);
+        if (usingNetwork >= 0) {
+            String name = line.text().substring(usingNetwork + USING_NETWORK.length()).strip();
+            network = name.isEmpty() ? network : name;
         }
         if (line.contains(IB_USING)) {
             devices(line);
@@ -162,6 +164,13 @@ final class NcclLogAnalyzer implements Analyzer {
 
     private void devices(Line line) {
         String text = line.text();
+        int using = text.indexOf(IB_USING);
+        int oob = text.indexOf("; OOB", using);
+        String devices = text.substring(Math.max(text.lastIndexOf("NET/", using), 0), oob < 0 ? text.length() : oob);
+        if (devices.equals(lastDevices)) {
+            return; // every rank says it again for every communicator, with only its own out-of-band address changed
+        }
+        lastDevices = devices;
         Matcher net = NET_USING.matcher(text);
         if (!net.find()) {
             return;
