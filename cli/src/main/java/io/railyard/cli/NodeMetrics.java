@@ -5,7 +5,6 @@ import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import io.railyard.agent.metrics.DoctorGauges;
 import io.railyard.agent.metrics.MetricsServer;
 import io.railyard.agent.metrics.RdmaPortCollector;
-import io.railyard.node.Sysfs;
 import java.net.InetSocketAddress;
 import java.nio.file.Path;
 import java.util.concurrent.Executors;
@@ -26,7 +25,7 @@ final class NodeMetrics implements AutoCloseable {
 
     static NodeMetrics start(InetSocketAddress address, Path root, String rdmaResource, MultiCollector... more) {
         PrometheusRegistry registry = new PrometheusRegistry();
-        registry.register(new RdmaPortCollector(new Sysfs(root)));
+        registry.register(new RdmaPortCollector(root));
         DoctorGauges doctorGauges = new DoctorGauges(root, rdmaResource);
         registry.register(doctorGauges);
         for (MultiCollector collector : more) {

@@ -11,6 +11,7 @@ import java.nio.file.Path;
 import java.nio.file.SecureDirectoryStream;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
@@ -24,9 +25,37 @@ import java.util.function.Function;
  */
 public final class Sysfs {
     private final Path root;
+    private final OpenFiles openFiles;
 
     public Sysfs(Path root) {
+        this(root, null);
+    }
+
+    private Sysfs(Path root, OpenFiles openFiles) {
         this.root = root.toAbsolutePath().normalize();
+        this.openFiles = openFiles;
+    }
+
+    /**
+     * A reader that keeps the files it reads open and reads them again in place, for a scraper that reads the same
+     * thousands of files in rounds; {@link #endRound()} after each. One thread at a time.
+     */
+    public static Sysfs keepingFilesOpen(Path root) {
+        return new Sysfs(root, new OpenFiles());
+    }
+
+    /** With files kept open: makes the files under a device's directory be opened afresh if it is a new directory. */
+    public void renewIfReplaced(Path dir) {
+        if (openFiles != null) {
+            openFiles.renewIfReplaced(dir);
+        }
+    }
+
+    /** With files kept open: closes the files this round did not read (their device went away). */
+    public void endRound() {
+        if (openFiles != null) {
+            openFiles.endRound();
+        }
     }
 
     public Path root() {
@@ -47,7 +76,7 @@ public final class Sysfs {
     /** The file's content without surrounding white space. */
     public Attr<String> read(Path file) {
         try {
-            return Attr.of(Files.readString(file).strip());
+            return Attr.of(openFiles != null ? openFiles.read(file) : Files.readString(file).strip());
         } catch (NoSuchFileException e) {
             return Attr.unknown(hostPath(file) + ": missing");
         } catch (IOException | RuntimeException e) {
@@ -114,6 +143,9 @@ public final class Sysfs {
      * with its symlinks, for each file: most of a scrape's cost on a node with many ports.
      */
     public Directory open(Path dir) {
+        if (openFiles != null) {
+            return new Directory(dir, null, null); // its files are read through the open files
+        }
         try {
             DirectoryStream<Path> stream = Files.newDirectoryStream(dir);
             return new Directory(dir, stream instanceof SecureDirectoryStream<Path> secure ? secure : null, stream);
@@ -138,7 +170,7 @@ public final class Sysfs {
         /** The names in the directory, sorted; may be called once. */
         public List<String> names() {
             if (stream == null) {
-                return List.of();
+                return list(dir);
             }
             List<String> names = new ArrayList<>();
             stream.forEach(entry -> names.add(entry.getFileName().toString()));
@@ -183,14 +215,12 @@ public final class Sysfs {
 
     /** The names in a directory, sorted; empty when it is missing or not a directory. */
     public List<String> list(Path dir) {
-        List<String> names = new ArrayList<>();
-        try (DirectoryStream<Path> entries = Files.newDirectoryStream(dir)) {
-            entries.forEach(entry -> names.add(entry.getFileName().toString()));
-        } catch (IOException e) {
+        String[] names = dir.toFile().list(); // names without a Path object each: this runs for every port on every scrape
+        if (names == null) {
             return List.of();
         }
-        names.sort(Comparator.naturalOrder());
-        return names;
+        Arrays.sort(names);
+        return List.of(names);
     }
 
     public boolean exists(Path path) {

@@ -26,17 +26,28 @@ public final class RdmaPortCollector implements MultiCollector {
     private final Sysfs sysfs;
     private final AtomicLong malformedFiles = new AtomicLong();
 
-    public RdmaPortCollector(Sysfs sysfs) {
-        this.sysfs = sysfs;
+    /** Reads the ports under {@code root}, keeping their files open between scrapes. */
+    public RdmaPortCollector(Path root) {
+        this.sysfs = Sysfs.keepingFilesOpen(root);
     }
 
+    /** One scrape at a time: the files kept open are read in place. */
     @Override
-    public MetricSnapshots collect() {
+    public synchronized MetricSnapshots collect() {
+        try {
+            return collectRound();
+        } finally {
+            sysfs.endRound();
+        }
+    }
+
+    private MetricSnapshots collectRound() {
         long start = System.nanoTime();
         MetricFamilies metrics = new MetricFamilies();
         Path classDir = sysfs.resolve("sys/class/infiniband");
         for (String device : sysfs.list(classDir)) {
             Path dir = classDir.resolve(device);
+            sysfs.renewIfReplaced(dir);
             try (Sysfs.Directory files = sysfs.open(dir)) {
                 metrics.info("railyard_rdma", "The RDMA device's board, firmware and type",
                         Labels.of("board_id", files.read("board_id").orElse(""), "device", device,

@@ -10,7 +10,6 @@ import io.prometheus.metrics.expositionformats.OpenMetricsTextFormatWriter;
 import io.prometheus.metrics.expositionformats.PrometheusTextFormatWriter;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import io.railyard.agent.DevicePluginTestbed;
-import io.railyard.node.Sysfs;
 import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -40,7 +39,7 @@ class MonitoringIT {
         testbed = DevicePluginTestbed.start(dir);
         testbed.allocate("mlx5_1:1");
         PrometheusRegistry registry = new PrometheusRegistry();
-        registry.register(new RdmaPortCollector(new Sysfs(testbed.root())));
+        registry.register(new RdmaPortCollector(testbed.root()));
         DoctorGauges doctor = new DoctorGauges(testbed.root(), "rdma/rdma");
         doctor.refresh();
         registry.register(doctor);
@@ -74,7 +73,7 @@ class MonitoringIT {
     @Test
     void openMetricsIsServedToo() throws Exception {
         PrometheusRegistry registry = new PrometheusRegistry();
-        registry.register(new RdmaPortCollector(new Sysfs(testbed.root())));
+        registry.register(new RdmaPortCollector(testbed.root()));
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         new OpenMetricsTextFormatWriter(false, false).write(out, registry.scrape());
 

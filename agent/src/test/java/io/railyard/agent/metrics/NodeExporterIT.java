@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
-import io.railyard.node.Sysfs;
 import io.railyard.testkit.ExampleNodes;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
@@ -42,7 +41,7 @@ class NodeExporterIT {
                 "--collector.disable-defaults", "--collector.infiniband", "--web.listen-address=127.0.0.1:" + port)
                 .redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
         PrometheusRegistry registry = new PrometheusRegistry();
-        registry.register(new RdmaPortCollector(new Sysfs(tree)));
+        registry.register(new RdmaPortCollector(tree));
         try (MetricsServer railyard = MetricsServer.start(new InetSocketAddress("127.0.0.1", 0), registry)) {
             await().atMost(Duration.ofSeconds(10)).ignoreExceptions().until(() -> Exposition.scrape(port).contains("node_infiniband"));
             Map<String, Double> theirs = Exposition.parse(Exposition.scrape(port));

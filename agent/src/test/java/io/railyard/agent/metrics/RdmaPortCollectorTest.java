@@ -1,0 +1,115 @@
+package io.railyard.agent.metrics;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.prometheus.metrics.expositionformats.PrometheusTextFormatWriter;
+import io.prometheus.metrics.model.registry.PrometheusRegistry;
+import io.railyard.testkit.ExampleNodes;
+import io.railyard.testkit.HostTree;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The collector keeps the port files open between scrapes: what changes on the host must still show in each scrape. */
+class RdmaPortCollectorTest {
+    private static final String TRANSMITTED = "railyard_rdma_port_data_transmitted_bytes_total[device=mlx5_1, port=1]";
+
+    @TempDir
+    Path dir;
+    HostTree tree;
+    PrometheusRegistry registry;
+
+    @BeforeEach
+    void node() {
+        tree = ExampleNodes.write(ExampleNodes.ROCE, dir.resolve("node"));
+        registry = new PrometheusRegistry();
+        registry.register(new RdmaPortCollector(tree.root()));
+    }
+
+    @Test
+    void everyScrapeShowsTheCountersAsTheyAreNow() {
+        tree.counters("mlx5_1", 1, "counters", Map.of("port_xmit_data", 100L));
+        assertThat(Exposition.parse(scrape())).containsEntry(TRANSMITTED, 400.0);
+
+        tree.counters("mlx5_1", 1, "counters", Map.of("port_xmit_data", 250L));
+        assertThat(Exposition.parse(scrape())).containsEntry(TRANSMITTED, 1000.0);
+    }
+
+    @Test
+    void aVanishedDeviceDropsItsSeriesAndOneAddedAgainShowsItsOwnFiles() throws IOException {
+        tree.counters("mlx5_1", 1, "counters", Map.of("port_xmit_data", 100L));
+        assertThat(Exposition.parse(scrape())).containsEntry(TRANSMITTED, 400.0);
+        Path device = tree.root().resolve(tree.portDir("mlx5_1", 1)).getParent().getParent();
+        Path saved = dir.resolve("saved");
+        copy(device, saved);
+
+        tree.remove("sys/class/infiniband/mlx5_1").remove(tree.root().relativize(device).toString()); // as the kernel does
+        assertThat(scrape()).doesNotContain("device=\"mlx5_1\"").contains("device=\"mlx5_2\"");
+
+        copy(saved, device);
+        tree.link("sys/class/infiniband/mlx5_1", tree.root().relativize(device).toString());
+        tree.counters("mlx5_1", 1, "counters", Map.of("port_xmit_data", 7L));
+        assertThat(Exposition.parse(scrape())).containsEntry(TRANSMITTED, 28.0);
+    }
+
+    @Test
+    void aDeviceReplacedBetweenScrapesIsReadFromItsNewFiles() throws IOException {
+        tree.counters("mlx5_1", 1, "counters", Map.of("port_xmit_data", 100L));
+        assertThat(Exposition.parse(scrape())).containsEntry(TRANSMITTED, 400.0);
+        Path device = tree.root().resolve(tree.portDir("mlx5_1", 1)).getParent().getParent();
+        Path saved = dir.resolve("saved");
+        copy(device, saved);
+
+        // removed and added again under the same name (a driver reload) with no scrape between
+        tree.remove(tree.root().relativize(device).toString());
+        copy(saved, device);
+        tree.counters("mlx5_1", 1, "counters", Map.of("port_xmit_data", 9L));
+
+        assertThat(Exposition.parse(scrape())).containsEntry(TRANSMITTED, 36.0);
+    }
+
+    @Test
+    void aMalformedFileIsSkippedAndCounted() {
+        tree.rawFile(tree.portDir("mlx5_1", 1) + "/counters/port_xmit_data", "garbage\n");
+
+        String exposition = scrape();
+
+        Map<String, Double> samples = Exposition.parse(exposition);
+        assertThat(samples).doesNotContainKey(TRANSMITTED).containsKey(TRANSMITTED.replace("mlx5_1", "mlx5_2"));
+        assertThat(samples.get("railyard_scrape_malformed_files_total[]")).isPositive();
+    }
+
+    private String scrape() {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        try {
+            PrometheusTextFormatWriter.create().write(out, registry.scrape());
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return out.toString(StandardCharsets.UTF_8);
+    }
+
+    /** Copies a directory tree, symlinks as symlinks: the copy is a new directory with new files, as after a reload. */
+    private static void copy(Path from, Path to) throws IOException {
+        try (Stream<Path> walk = Files.walk(from)) {
+            for (Path source : walk.toList()) {
+                Path target = to.resolve(from.relativize(source).toString());
+                if (Files.isSymbolicLink(source)) {
+                    Files.createSymbolicLink(target, Files.readSymbolicLink(source));
+                } else if (Files.isDirectory(source)) {
+                    Files.createDirectories(target);
+                } else {
+                    Files.copy(source, target);
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,115 @@
+package io.railyard.node;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.BasicFileAttributes;
+import java.util.HashMap;
+import java.util.Iterator;
+import java.util.Map;
+import java.util.Objects;
+import java.util.function.BiPredicate;
+
+/**
+ * Files kept open between reads, each read again from offset 0 with one {@code pread}: a sysfs attribute shows its
+ * value anew on every read, so a scraper that polls thousands of counters makes one system call per file instead of
+ * opening and closing each. A file that fails to read (its device went away) is opened afresh once. Not thread-safe.
+ */
+final class OpenFiles {
+    /** Beyond this many, files are read without being kept open: a guard against the process's file limit. */
+    private static final int MAX_OPEN = 16384;
+
+    private record Entry(FileChannel channel, long[] lastRound) {}
+
+    private record Identity(Object fileKey, long round) {}
+
+    private final Map<Path, Entry> open = new HashMap<>();
+    private final Map<Path, Identity> identities = new HashMap<>();
+    private final ByteBuffer buffer = ByteBuffer.allocateDirect(4096);
+    private final byte[] bytes = new byte[4096];
+    private long round;
+
+    /** The file's content without surrounding white space; throws what opening or reading it throws. */
+    String read(Path file) throws IOException {
+        Entry entry = open.get(file);
+        if (entry != null) {
+            try {
+                entry.lastRound[0] = round;
+                return readFrom(entry.channel);
+            } catch (IOException e) {
+                close(entry);
+                open.remove(file);
+            }
+        }
+        FileChannel channel = FileChannel.open(file, StandardOpenOption.READ);
+        try {
+            String text = readFrom(channel);
+            if (open.size() < MAX_OPEN) {
+                open.put(file, new Entry(channel, new long[] {round}));
+                channel = null;
+            }
+            return text;
+        } finally {
+            if (channel != null) {
+                channel.close();
+            }
+        }
+    }
+
+    /**
+     * Closes the files kept open under {@code dir} when it is no longer the directory it was (a device removed and
+     * added again under the same name), so that they are opened afresh.
+     */
+    void renewIfReplaced(Path dir) {
+        Object identity;
+        try {
+            identity = Files.readAttributes(dir, BasicFileAttributes.class).fileKey();
+        } catch (IOException e) {
+            identity = null;
+        }
+        Identity previous = identities.put(dir, new Identity(identity, round));
+        if (previous != null && !Objects.equals(previous.fileKey, identity)) {
+            closeWhere((path, entry) -> path.startsWith(dir));
+        }
+    }
+
+    /** Ends a round of reads: the files not read in it, of devices that went away, are closed. */
+    void endRound() {
+        closeWhere((path, entry) -> entry.lastRound[0] < round);
+        identities.values().removeIf(identity -> identity.round < round);
+        round++;
+    }
+
+    private void closeWhere(BiPredicate<Path, Entry> condition) {
+        for (Iterator<Map.Entry<Path, Entry>> it = open.entrySet().iterator(); it.hasNext();) {
+            Map.Entry<Path, Entry> entry = it.next();
+            if (condition.test(entry.getKey(), entry.getValue())) {
+                close(entry.getValue());
+                it.remove();
+            }
+        }
+    }
+
+    private String readFrom(FileChannel channel) throws IOException {
+        buffer.clear();
+        // sysfs attributes are at most a page and end with a newline: one read is enough, EOF needs no second call
+        while (buffer.hasRemaining() && channel.read(buffer, buffer.position()) > 0 && buffer.get(buffer.position() - 1) != '\n') {
+            // a file without the trailing newline (some fixtures): read on to EOF
+        }
+        int length = buffer.flip().remaining();
+        buffer.get(bytes, 0, length);
+        return new String(bytes, 0, length, StandardCharsets.UTF_8).strip();
+    }
+
+    private static void close(Entry entry) {
+        try {
+            entry.channel.close();
+        } catch (IOException e) {
+            // read-only: nothing is lost
+        }
+    }
+}
