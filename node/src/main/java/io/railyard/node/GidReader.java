@@ -14,44 +14,42 @@ public final class GidReader {
     /** Every non-zero entry. */
     public static GidTable readAll(Sysfs sysfs, Path portDir) {
         List<Gid> gids = new ArrayList<>();
-        try (GidDirectories dirs = new GidDirectories(sysfs, portDir)) {
-            for (int index = 0; ; index++) {
-                Attr<String> address = dirs.gids.read(String.valueOf(index));
-                if (!address.isKnown()) {
-                    break; // the table's end
-                }
-                dirs.entry(index, address).ifPresent(gids::add);
+        GidDirectories dirs = new GidDirectories(sysfs, portDir);
+        for (int index = 0; ; index++) {
+            Attr<String> address = dirs.gids.read(String.valueOf(index));
+            if (!address.isKnown()) {
+                break; // the table's end
             }
+            dirs.entry(index, address).ifPresent(gids::add);
         }
         return new GidTable(gids);
     }
 
     /** The first RoCE v2 IPv4 entry, reading no further than it (a RoCE port has up to 256 entries; this one is usually the 4th). */
     public static Optional<Gid> firstRoceV2Ipv4(Sysfs sysfs, Path portDir) {
-        try (GidDirectories dirs = new GidDirectories(sysfs, portDir)) {
-            for (int index = 0; ; index++) {
-                Attr<String> address = dirs.gids.read(String.valueOf(index));
-                if (!address.isKnown()) {
-                    return Optional.empty();
-                }
-                Optional<Gid> gid = dirs.entry(index, address).filter(g -> g.isIpv4() && g.isRoceV2());
-                if (gid.isPresent()) {
-                    return gid;
-                }
+        GidDirectories dirs = new GidDirectories(sysfs, portDir);
+        for (int index = 0; ; index++) {
+            Attr<String> address = dirs.gids.read(String.valueOf(index));
+            if (!address.isKnown()) {
+                return Optional.empty();
+            }
+            Optional<Gid> gid = dirs.entry(index, address).filter(g -> g.isIpv4() && g.isRoceV2());
+            if (gid.isPresent()) {
+                return gid;
             }
         }
     }
 
-    /** The three directories of a GID table, open for reads relative to them. */
-    private static final class GidDirectories implements AutoCloseable {
+    /** The three directories of a GID table. */
+    private static final class GidDirectories {
         final Sysfs.Directory gids;
         final Sysfs.Directory types;
         final Sysfs.Directory ndevs;
 
         GidDirectories(Sysfs sysfs, Path portDir) {
-            gids = sysfs.open(portDir.resolve("gids"));
-            types = sysfs.open(portDir.resolve("gid_attrs/types"));
-            ndevs = sysfs.open(portDir.resolve("gid_attrs/ndevs"));
+            gids = sysfs.directory(portDir.resolve("gids"));
+            types = sysfs.directory(portDir.resolve("gid_attrs/types"));
+            ndevs = sysfs.directory(portDir.resolve("gid_attrs/ndevs"));
         }
 
         Optional<Gid> entry(int index, Attr<String> address) {
@@ -62,13 +60,6 @@ public final class GidReader {
             String name = String.valueOf(index);
             return Optional.of(new Gid(index, address.orElseThrow(), types.read(name, GidType::parse),
                     ndevs.read(name).flatMap(GidReader::nonEmpty)));
-        }
-
-        @Override
-        public void close() {
-            gids.close();
-            types.close();
-            ndevs.close();
         }
     }
 

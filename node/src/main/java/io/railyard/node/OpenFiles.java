@@ -9,7 +9,6 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.util.HashMap;
-import java.util.Iterator;
 import java.util.Map;
 import java.util.Objects;
 import java.util.function.BiPredicate;
@@ -27,29 +26,34 @@ final class OpenFiles {
 
     private record Identity(Object fileKey, long round) {}
 
-    private final Map<Path, Entry> open = new HashMap<>();
+    /** By directory, then name: a scrape looks files up by name in a directory it holds. */
+    private final Map<Path, Map<String, Entry>> open = new HashMap<>();
     private final Map<Path, Identity> identities = new HashMap<>();
     private final ByteBuffer buffer = ByteBuffer.allocateDirect(4096);
     private final byte[] bytes = new byte[4096];
+    private int count;
     private long round;
 
-    /** The file's content without surrounding white space; throws what opening or reading it throws. */
-    String read(Path file) throws IOException {
-        Entry entry = open.get(file);
+    /** The content of a file in {@code dir} without surrounding white space; throws what opening or reading it throws. */
+    String read(Path dir, String name) throws IOException {
+        Map<String, Entry> files = open.computeIfAbsent(dir, d -> new HashMap<>());
+        Entry entry = files.get(name);
         if (entry != null) {
             try {
                 entry.lastRound[0] = round;
                 return readFrom(entry.channel);
             } catch (IOException e) {
                 close(entry);
-                open.remove(file);
+                files.remove(name);
+                count--;
             }
         }
-        FileChannel channel = FileChannel.open(file, StandardOpenOption.READ);
+        FileChannel channel = FileChannel.open(dir.resolve(name), StandardOpenOption.READ);
         try {
             String text = readFrom(channel);
-            if (open.size() < MAX_OPEN) {
-                open.put(file, new Entry(channel, new long[] {round}));
+            if (count < MAX_OPEN) {
+                files.put(name, new Entry(channel, new long[] {round}));
+                count++;
                 channel = null;
             }
             return text;
@@ -80,18 +84,20 @@ final class OpenFiles {
     /** Ends a round of reads: the files not read in it, of devices that went away, are closed. */
     void endRound() {
         closeWhere((path, entry) -> entry.lastRound[0] < round);
+        open.values().removeIf(Map::isEmpty);
         identities.values().removeIf(identity -> identity.round < round);
         round++;
     }
 
     private void closeWhere(BiPredicate<Path, Entry> condition) {
-        for (Iterator<Map.Entry<Path, Entry>> it = open.entrySet().iterator(); it.hasNext();) {
-            Map.Entry<Path, Entry> entry = it.next();
-            if (condition.test(entry.getKey(), entry.getValue())) {
-                close(entry.getValue());
-                it.remove();
+        open.forEach((dir, files) -> files.values().removeIf(entry -> {
+            if (!condition.test(dir, entry)) {
+                return false;
             }
-        }
+            close(entry);
+            count--;
+            return true;
+        }));
     }
 
     private String readFrom(FileChannel channel) throws IOException {

@@ -1,21 +1,13 @@
 package io.railyard.node;
 
 import java.io.IOException;
-import java.nio.ByteBuffer;
-import java.nio.channels.SeekableByteChannel;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
-import java.nio.file.SecureDirectoryStream;
-import java.nio.file.StandardOpenOption;
-import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.TreeMap;
 import java.util.function.Function;
 
@@ -76,11 +68,22 @@ public final class Sysfs {
     /** The file's content without surrounding white space. */
     public Attr<String> read(Path file) {
         try {
-            return Attr.of(openFiles != null ? openFiles.read(file) : Files.readString(file).strip());
+            return openFiles != null ? readKeptOpen(file.getParent(), file.getFileName().toString())
+                    : Attr.of(new String(Files.readAllBytes(file), StandardCharsets.UTF_8).strip()); // any byte survives
         } catch (NoSuchFileException e) {
             return Attr.unknown(hostPath(file) + ": missing");
         } catch (IOException | RuntimeException e) {
             return Attr.unknown(hostPath(file) + ": unreadable (" + describe(e) + ")");
+        }
+    }
+
+    private Attr<String> readKeptOpen(Path dir, String name) {
+        try {
+            return Attr.of(openFiles.read(dir, name));
+        } catch (NoSuchFileException e) {
+            return Attr.unknown(hostPath(dir.resolve(name)) + ": missing");
+        } catch (IOException | RuntimeException e) {
+            return Attr.unknown(hostPath(dir.resolve(name)) + ": unreadable (" + describe(e) + ")");
         }
     }
 
@@ -130,86 +133,33 @@ public final class Sysfs {
      */
     public Map<String, Attr<String>> readDirectory(Path dir) {
         Map<String, Attr<String>> files = new TreeMap<>();
-        try (Directory directory = open(dir)) {
-            for (String name : directory.names()) {
-                files.put(name, directory.read(name));
-            }
+        Directory directory = directory(dir);
+        for (String name : list(dir)) {
+            files.put(name, directory.read(name));
         }
         return files;
     }
 
-    /**
-     * An open directory whose files are read relative to it (openat), so the kernel does not walk the whole path,
-     * with its symlinks, for each file: most of a scrape's cost on a node with many ports.
-     */
-    public Directory open(Path dir) {
-        if (openFiles != null) {
-            return new Directory(dir, null, null); // its files are read through the open files
-        }
-        try {
-            DirectoryStream<Path> stream = Files.newDirectoryStream(dir);
-            return new Directory(dir, stream instanceof SecureDirectoryStream<Path> secure ? secure : null, stream);
-        } catch (IOException e) {
-            return new Directory(dir, null, null);
-        }
+    /** A directory whose files are read by name. */
+    public Directory directory(Path dir) {
+        return new Directory(dir);
     }
 
-    /** A directory opened by {@link #open(Path)}; a missing one reads every file as missing. */
-    public final class Directory implements AutoCloseable {
+    /** A directory given by {@link #directory(Path)}; a missing one reads every file as missing. */
+    public final class Directory {
         private final Path dir;
-        private final SecureDirectoryStream<Path> secure;
-        private final DirectoryStream<Path> stream;
-        private final ByteBuffer buffer = ByteBuffer.allocate(4096);
 
-        private Directory(Path dir, SecureDirectoryStream<Path> secure, DirectoryStream<Path> stream) {
+        private Directory(Path dir) {
             this.dir = dir;
-            this.secure = secure;
-            this.stream = stream;
-        }
-
-        /** The names in the directory, sorted; may be called once. */
-        public List<String> names() {
-            if (stream == null) {
-                return list(dir);
-            }
-            List<String> names = new ArrayList<>();
-            stream.forEach(entry -> names.add(entry.getFileName().toString()));
-            names.sort(Comparator.naturalOrder());
-            return names;
         }
 
         /** A file's content without surrounding white space, or why it could not be read. */
         public Attr<String> read(String name) {
-            if (secure == null) {
-                return Sysfs.this.read(dir.resolve(name));
-            }
-            buffer.clear();
-            try (SeekableByteChannel channel = secure.newByteChannel(Path.of(name), Set.of(StandardOpenOption.READ))) {
-                // sysfs attributes are at most a page and end with a newline: one read is enough, EOF needs no second call
-                while (buffer.hasRemaining() && channel.read(buffer) > 0 && buffer.get(buffer.position() - 1) != '\n') {
-                    // a file without the trailing newline (some fixtures): read on to EOF
-                }
-                return Attr.of(new String(buffer.array(), 0, buffer.position(), StandardCharsets.UTF_8).strip());
-            } catch (NoSuchFileException e) {
-                return Attr.unknown(hostPath(dir.resolve(name)) + ": missing");
-            } catch (IOException | RuntimeException e) {
-                return Attr.unknown(hostPath(dir.resolve(name)) + ": unreadable (" + describe(e) + ")");
-            }
+            return openFiles != null ? readKeptOpen(dir, name) : Sysfs.this.read(dir.resolve(name));
         }
 
         public <T> Attr<T> read(String name, Function<String, T> parser) {
             return parse(dir.resolve(name), read(name), parser);
-        }
-
-        @Override
-        public void close() {
-            if (stream != null) {
-                try {
-                    stream.close();
-                } catch (IOException e) {
-                    // nothing was written
-                }
-            }
         }
     }
 

@@ -48,11 +48,10 @@ public final class RdmaPortCollector implements MultiCollector {
         for (String device : sysfs.list(classDir)) {
             Path dir = classDir.resolve(device);
             sysfs.renewIfReplaced(dir);
-            try (Sysfs.Directory files = sysfs.open(dir)) {
-                metrics.info("railyard_rdma", "The RDMA device's board, firmware and type",
-                        Labels.of("board_id", files.read("board_id").orElse(""), "device", device,
-                                "firmware_version", files.read("fw_ver").orElse(""), "hca_type", files.read("hca_type").orElse("")));
-            }
+            Sysfs.Directory files = sysfs.directory(dir);
+            metrics.info("railyard_rdma", "The RDMA device's board, firmware and type",
+                    Labels.of("board_id", files.read("board_id").orElse(""), "device", device,
+                            "firmware_version", files.read("fw_ver").orElse(""), "hca_type", files.read("hca_type").orElse("")));
             for (String port : sysfs.list(dir.resolve("ports"))) {
                 if (port.chars().allMatch(Character::isDigit)) {
                     collectPort(metrics, device, Integer.parseInt(port), dir);
@@ -69,17 +68,15 @@ public final class RdmaPortCollector implements MultiCollector {
     private void collectPort(MetricFamilies metrics, String device, int port, Path hcaDir) {
         Path dir = hcaDir.resolve("ports").resolve(String.valueOf(port));
         Labels labels = Labels.of("device", device, "port", String.valueOf(port));
-        String linkLayer;
-        try (Sysfs.Directory files = sysfs.open(dir)) {
-            value(files.read("state", LinkState::parse)).ifPresent(state -> metrics.gauge(PREFIX + "state_id",
-                    "Logical port state: 1 down, 2 init, 3 armed, 4 active, 5 active defer", labels, state.id()));
-            value(files.read("phys_state", LinkState::parse)).ifPresent(state -> metrics.gauge(PREFIX + "physical_state_id",
-                    "Physical port state: 1 sleep, 2 polling, 3 disabled, 4 shift, 5 link up, 6 link error recovery, 7 phy test",
-                    labels, state.id()));
-            value(files.read("rate", Rate::parse)).ifPresent(rate -> metrics.gauge(PREFIX + "rate_bytes_per_second",
-                    "The port's signalling rate", labels, rate.bytesPerSecond()));
-            linkLayer = files.read("link_layer").orElse("");
-        }
+        Sysfs.Directory files = sysfs.directory(dir);
+        value(files.read("state", LinkState::parse)).ifPresent(state -> metrics.gauge(PREFIX + "state_id",
+                "Logical port state: 1 down, 2 init, 3 armed, 4 active, 5 active defer", labels, state.id()));
+        value(files.read("phys_state", LinkState::parse)).ifPresent(state -> metrics.gauge(PREFIX + "physical_state_id",
+                "Physical port state: 1 sleep, 2 polling, 3 disabled, 4 shift, 5 link up, 6 link error recovery, 7 phy test",
+                labels, state.id()));
+        value(files.read("rate", Rate::parse)).ifPresent(rate -> metrics.gauge(PREFIX + "rate_bytes_per_second",
+                "The port's signalling rate", labels, rate.bytesPerSecond()));
+        String linkLayer = files.read("link_layer").orElse("");
         counters(metrics, labels, Counters.read(sysfs, dir.resolve("counters")), SysfsCounterNames.COUNTERS);
         counters(metrics, labels, Counters.read(sysfs, dir.resolve("counters_ext")), SysfsCounterNames.LEGACY);
         counters(metrics, labels, Counters.read(sysfs, dir.resolve("hw_counters")), SysfsCounterNames.HARDWARE);
@@ -93,7 +90,7 @@ public final class RdmaPortCollector implements MultiCollector {
             double value = unsigned(raw);
             SysfsCounterNames.Mapping mapping = names.get(file);
             if (mapping != null) {
-                metrics.counter(PREFIX + mapping.metric(), mapping.help(), labels, value * mapping.factor());
+                metrics.counter(mapping.metric(), mapping.help(), labels, value * mapping.factor());
             } else if (hardware && file.equals("lifespan")) {
                 metrics.gauge(PREFIX + "lifespan_seconds", "How long the driver may serve cached hardware counter values",
                         labels, Math.floor(value / 1000));

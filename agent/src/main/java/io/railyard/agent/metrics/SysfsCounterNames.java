@@ -8,8 +8,12 @@ import java.util.Map;
  * so that dashboards can move between the two.
  */
 final class SysfsCounterNames {
-    /** A metric name (without {@code _total}), its help, and the factor the file's value is multiplied by. */
-    record Mapping(String metric, String help, double factor) {}
+    /** A metric name (given without the prefix and {@code _total}), its help, and the factor the file's value is multiplied by. */
+    record Mapping(String metric, String help, double factor) {
+        Mapping {
+            metric = RdmaPortCollector.PREFIX + metric; // once here, not on every sample of every scrape
+        }
+    }
 
     private static final String OCTETS = "; the PMA counts 4-octet words, multiplied by 4 here";
 
