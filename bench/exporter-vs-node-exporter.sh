@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # Scrape latency and CPU per scrape of `railyard exporter` against node_exporter's infiniband collector, on the same
 # 8- and 64-port RoCE trees and a 64-port InfiniBand tree, in interleaved batches, with the DaemonSet's JVM flags. Prints medians and the Railyard/node_exporter ratios.
-#   bench/exporter-vs-node-exporter.sh [BATCHES] [SCRAPES_PER_BATCH]
+#   bench/exporter-vs-node-exporter.sh [BATCHES] [SCRAPES_PER_BATCH] [WARMUP_SECONDS]
 batches=${1:-15}
 per_batch=${2:-40}
+warmup_seconds=${3:-30}
 command -v prometheus-node-exporter >/dev/null || { echo "install prometheus-node-exporter (apt-get install prometheus-node-exporter)" >&2; exit 2; }
 . "$(dirname "$0")/harness.sh"
 work=$(mktemp -d)
@@ -32,7 +33,10 @@ for tree in roce-8port roce-64port ib-64port; do
   "$JAVA_HOME/bin/java" $flags -jar cli/target/railyard.jar exporter --root "$work/$tree" --listen 127.0.0.1:19402 >/dev/null 2>&1 &
   ry=$!
   until curl -sf -o /dev/null 127.0.0.1:19100/metrics && curl -sf -o /dev/null 127.0.0.1:19402/metrics; do sleep 0.2; done
-  for _ in $(seq 200); do curl -s -o /dev/null 127.0.0.1:19100/metrics; curl -s -o /dev/null 127.0.0.1:19402/metrics; done
+  # Warm up for WARMUP_SECONDS of scrapes: the JVM's second JIT tier settles after a few thousand port reads, and an
+  # agent is scraped for days, so the steady state is what counts.
+  end=$((SECONDS + warmup_seconds))
+  while [ "$SECONDS" -lt "$end" ]; do curl -s -o /dev/null 127.0.0.1:19100/metrics; curl -s -o /dev/null 127.0.0.1:19402/metrics; done
   : > "$work/ne"; : > "$work/ry"
   for _ in $(seq "$batches"); do
     batch "$ne" http://127.0.0.1:19100/metrics >> "$work/ne"

@@ -9,9 +9,11 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.function.BiPredicate;
+import java.util.function.Function;
 
 /**
  * Files kept open between reads, each read again from offset 0 with one {@code pread}: a sysfs attribute shows its
@@ -26,9 +28,13 @@ final class OpenFiles {
 
     private record Identity(Object fileKey, long round) {}
 
+    private record Listing(List<String> names, long[] lastRound) {}
+
     /** By directory, then name: a scrape looks files up by name in a directory it holds. */
     private final Map<Path, Map<String, Entry>> open = new HashMap<>();
     private final Map<Path, Identity> identities = new HashMap<>();
+    /** Names in directories whose files are kept open: a device's counter files stay the same while it does. */
+    private final Map<Path, Listing> listings = new HashMap<>();
     private final ByteBuffer buffer = ByteBuffer.allocateDirect(4096);
     private final byte[] bytes = new byte[4096];
     private int count;
@@ -64,6 +70,13 @@ final class OpenFiles {
         }
     }
 
+    /** The names in a directory, sorted, as listed when it was first asked for. */
+    List<String> names(Path dir, Function<Path, List<String>> list) {
+        Listing listing = listings.computeIfAbsent(dir, d -> new Listing(list.apply(d), new long[1]));
+        listing.lastRound[0] = round;
+        return listing.names;
+    }
+
     /**
      * Closes the files kept open under {@code dir} when it is no longer the directory it was (a device removed and
      * added again under the same name), so that they are opened afresh.
@@ -78,6 +91,7 @@ final class OpenFiles {
         Identity previous = identities.put(dir, new Identity(identity, round));
         if (previous != null && !Objects.equals(previous.fileKey, identity)) {
             closeWhere((path, entry) -> path.startsWith(dir));
+            listings.keySet().removeIf(path -> path.startsWith(dir));
         }
     }
 
@@ -86,6 +100,7 @@ final class OpenFiles {
         closeWhere((path, entry) -> entry.lastRound[0] < round);
         open.values().removeIf(Map::isEmpty);
         identities.values().removeIf(identity -> identity.round < round);
+        listings.values().removeIf(listing -> listing.lastRound[0] < round);
         round++;
     }
 

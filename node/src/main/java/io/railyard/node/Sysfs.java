@@ -129,12 +129,13 @@ public final class Sysfs {
     }
 
     /**
-     * Every file in a directory with its content, by name in sorted order; empty when the directory is missing.
+     * Every file in a directory with its content, by name in sorted order; empty when the directory is missing. With
+     * files kept open, the directory is listed once: counter files come and go with their device, not on their own.
      */
     public Map<String, Attr<String>> readDirectory(Path dir) {
         Map<String, Attr<String>> files = new TreeMap<>();
         Directory directory = directory(dir);
-        for (String name : list(dir)) {
+        for (String name : openFiles != null ? openFiles.names(dir, this::list) : list(dir)) {
             files.put(name, directory.read(name));
         }
         return files;
