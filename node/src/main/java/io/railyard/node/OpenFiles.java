@@ -18,23 +18,32 @@ import java.util.function.Function;
 /**
  * Files kept open between reads, each read again from offset 0 with one {@code pread}: a sysfs attribute shows its
  * value anew on every read, so a scraper that polls thousands of counters makes one system call per file instead of
- * opening and closing each. A file that fails to read (its device went away) is opened afresh once. Not thread-safe.
+ * opening and closing each. A file that fails to read (its device went away) is opened afresh once. The names in a
+ * directory read whole are listed once. A round of reads ends with {@link #endRound()}, which closes what the round did
+ * not use. Not thread-safe.
  */
 final class OpenFiles {
     /** Beyond this many, files are read without being kept open: a guard against the process's file limit. */
     private static final int MAX_OPEN = 16384;
 
-    private record Entry(FileChannel channel, long[] lastRound) {}
+    /** What is kept, and the last round that used it. */
+    private static final class Kept<T> {
+        final T value;
+        long lastRound;
+
+        Kept(T value, long round) {
+            this.value = value;
+            this.lastRound = round;
+        }
+    }
 
     private record Identity(Object fileKey, long round) {}
 
-    private record Listing(List<String> names, long[] lastRound) {}
-
     /** By directory, then name: a scrape looks files up by name in a directory it holds. */
-    private final Map<Path, Map<String, Entry>> open = new HashMap<>();
+    private final Map<Path, Map<String, Kept<FileChannel>>> open = new HashMap<>();
     private final Map<Path, Identity> identities = new HashMap<>();
     /** Names in directories whose files are kept open: a device's counter files stay the same while it does. */
-    private final Map<Path, Listing> listings = new HashMap<>();
+    private final Map<Path, Kept<List<String>>> listings = new HashMap<>();
     private final ByteBuffer buffer = ByteBuffer.allocateDirect(4096);
     private final byte[] bytes = new byte[4096];
     private int count;
@@ -42,14 +51,14 @@ final class OpenFiles {
 
     /** The content of a file in {@code dir} without surrounding white space; throws what opening or reading it throws. */
     String read(Path dir, String name) throws IOException {
-        Map<String, Entry> files = open.computeIfAbsent(dir, d -> new HashMap<>());
-        Entry entry = files.get(name);
+        Map<String, Kept<FileChannel>> files = open.computeIfAbsent(dir, d -> new HashMap<>());
+        Kept<FileChannel> entry = files.get(name);
         if (entry != null) {
             try {
-                entry.lastRound[0] = round;
-                return readFrom(entry.channel);
+                entry.lastRound = round;
+                return readFrom(entry.value);
             } catch (IOException e) {
-                close(entry);
+                close(entry.value);
                 files.remove(name);
                 count--;
             }
@@ -58,7 +67,7 @@ final class OpenFiles {
         try {
             String text = readFrom(channel);
             if (count < MAX_OPEN) {
-                files.put(name, new Entry(channel, new long[] {round}));
+                files.put(name, new Kept<>(channel, round));
                 count++;
                 channel = null;
             }
@@ -72,9 +81,9 @@ final class OpenFiles {
 
     /** The names in a directory, sorted, as listed when it was first asked for. */
     List<String> names(Path dir, Function<Path, List<String>> list) {
-        Listing listing = listings.computeIfAbsent(dir, d -> new Listing(list.apply(d), new long[1]));
-        listing.lastRound[0] = round;
-        return listing.names;
+        Kept<List<String>> listing = listings.computeIfAbsent(dir, d -> new Kept<>(list.apply(d), round));
+        listing.lastRound = round;
+        return listing.value;
     }
 
     /**
@@ -97,19 +106,19 @@ final class OpenFiles {
 
     /** Ends a round of reads: the files not read in it, of devices that went away, are closed. */
     void endRound() {
-        closeWhere((path, entry) -> entry.lastRound[0] < round);
+        closeWhere((path, entry) -> entry.lastRound < round);
         open.values().removeIf(Map::isEmpty);
         identities.values().removeIf(identity -> identity.round < round);
-        listings.values().removeIf(listing -> listing.lastRound[0] < round);
+        listings.values().removeIf(listing -> listing.lastRound < round);
         round++;
     }
 
-    private void closeWhere(BiPredicate<Path, Entry> condition) {
+    private void closeWhere(BiPredicate<Path, Kept<FileChannel>> condition) {
         open.forEach((dir, files) -> files.values().removeIf(entry -> {
             if (!condition.test(dir, entry)) {
                 return false;
             }
-            close(entry);
+            close(entry.value);
             count--;
             return true;
         }));
@@ -126,9 +135,9 @@ final class OpenFiles {
         return new String(bytes, 0, length, StandardCharsets.UTF_8).strip();
     }
 
-    private static void close(Entry entry) {
+    private static void close(FileChannel channel) {
         try {
-            entry.channel.close();
+            channel.close();
         } catch (IOException e) {
             // read-only: nothing is lost
         }
