@@ -36,44 +36,34 @@ class RdmaPortCollectorTest {
 
     @Test
     void everyScrapeShowsTheCountersAsTheyAreNow() {
-        tree.counters("mlx5_1", 1, "counters", Map.of("port_xmit_data", 100L));
-        assertThat(Exposition.parse(scrape())).containsEntry(TRANSMITTED, 400.0);
+        assertThat(transmittedAfterWriting(100)).isEqualTo(400.0);
 
-        tree.counters("mlx5_1", 1, "counters", Map.of("port_xmit_data", 250L));
-        assertThat(Exposition.parse(scrape())).containsEntry(TRANSMITTED, 1000.0);
+        assertThat(transmittedAfterWriting(250)).isEqualTo(1000.0);
     }
 
     @Test
     void aVanishedDeviceDropsItsSeriesAndOneAddedAgainShowsItsOwnFiles() throws IOException {
-        tree.counters("mlx5_1", 1, "counters", Map.of("port_xmit_data", 100L));
-        assertThat(Exposition.parse(scrape())).containsEntry(TRANSMITTED, 400.0);
-        Path device = tree.root().resolve(tree.portDir("mlx5_1", 1)).getParent().getParent();
-        Path saved = dir.resolve("saved");
-        copy(device, saved);
+        Path device = scrapedDevice();
+        Path saved = saved(device);
 
         tree.remove("sys/class/infiniband/mlx5_1").remove(tree.root().relativize(device).toString()); // as the kernel does
         assertThat(scrape()).doesNotContain("device=\"mlx5_1\"").contains("device=\"mlx5_2\"");
 
         copy(saved, device);
         tree.link("sys/class/infiniband/mlx5_1", tree.root().relativize(device).toString());
-        tree.counters("mlx5_1", 1, "counters", Map.of("port_xmit_data", 7L));
-        assertThat(Exposition.parse(scrape())).containsEntry(TRANSMITTED, 28.0);
+        assertThat(transmittedAfterWriting(7)).isEqualTo(28.0);
     }
 
     @Test
     void aDeviceReplacedBetweenScrapesIsReadFromItsNewFiles() throws IOException {
-        tree.counters("mlx5_1", 1, "counters", Map.of("port_xmit_data", 100L));
-        assertThat(Exposition.parse(scrape())).containsEntry(TRANSMITTED, 400.0);
-        Path device = tree.root().resolve(tree.portDir("mlx5_1", 1)).getParent().getParent();
-        Path saved = dir.resolve("saved");
-        copy(device, saved);
+        Path device = scrapedDevice();
+        Path saved = saved(device);
 
         // removed and added again under the same name (a driver reload) with no scrape between
         tree.remove(tree.root().relativize(device).toString());
         copy(saved, device);
-        tree.counters("mlx5_1", 1, "counters", Map.of("port_xmit_data", 9L));
 
-        assertThat(Exposition.parse(scrape())).containsEntry(TRANSMITTED, 36.0);
+        assertThat(transmittedAfterWriting(9)).isEqualTo(36.0);
     }
 
     @Test
@@ -85,6 +75,24 @@ class RdmaPortCollectorTest {
         Map<String, Double> samples = Exposition.parse(exposition);
         assertThat(samples).doesNotContainKey(TRANSMITTED).containsKey(TRANSMITTED.replace("mlx5_1", "mlx5_2"));
         assertThat(samples.get("railyard_scrape_malformed_files_total[]")).isPositive();
+    }
+
+    /** Writes mlx5_1 port 1's transmitted-data counter (in 4-byte words) and scrapes: the bytes exported. */
+    private Double transmittedAfterWriting(long words) {
+        tree.counters("mlx5_1", 1, "counters", Map.of("port_xmit_data", words));
+        return Exposition.parse(scrape()).get(TRANSMITTED);
+    }
+
+    /** The directory of mlx5_1, once a scrape has read it (and so holds its files open). */
+    private Path scrapedDevice() {
+        assertThat(transmittedAfterWriting(100)).isEqualTo(400.0);
+        return tree.root().resolve(tree.portDir("mlx5_1", 1)).getParent().getParent();
+    }
+
+    private Path saved(Path device) throws IOException {
+        Path saved = dir.resolve("saved");
+        copy(device, saved);
+        return saved;
     }
 
     private String scrape() {
