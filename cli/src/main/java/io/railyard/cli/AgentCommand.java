@@ -36,7 +36,6 @@ import picocli.CommandLine.Option;
         mixinStandardHelpOptions = true,
         description = "Run the node agent: the RDMA device plugin for the kubelet, node labels, and a health endpoint.")
 final class AgentCommand implements Callable<Integer> {
-
     @Mixin
     HostRoot host = new HostRoot();
 

@@ -67,19 +67,13 @@ public final class Sysfs {
 
     /** The file's content without surrounding white space. */
     public Attr<String> read(Path file) {
-        try {
-            return openFiles != null ? readKeptOpen(file.getParent(), file.getFileName().toString())
-                    : Attr.of(new String(Files.readAllBytes(file), StandardCharsets.UTF_8).strip()); // any byte survives
-        } catch (NoSuchFileException e) {
-            return Attr.unknown(hostPath(file) + ": missing");
-        } catch (IOException | RuntimeException e) {
-            return Attr.unknown(hostPath(file) + ": unreadable (" + describe(e) + ")");
-        }
+        return read(file.getParent(), file.getFileName().toString());
     }
 
-    private Attr<String> readKeptOpen(Path dir, String name) {
+    private Attr<String> read(Path dir, String name) {
         try {
-            return Attr.of(openFiles.read(dir, name));
+            return Attr.of(openFiles != null ? openFiles.read(dir, name)
+                    : new String(Files.readAllBytes(dir.resolve(name)), StandardCharsets.UTF_8).strip()); // any byte survives
         } catch (NoSuchFileException e) {
             return Attr.unknown(hostPath(dir.resolve(name)) + ": missing");
         } catch (IOException | RuntimeException e) {
@@ -156,7 +150,7 @@ public final class Sysfs {
 
         /** A file's content without surrounding white space, or why it could not be read. */
         public Attr<String> read(String name) {
-            return openFiles != null ? readKeptOpen(dir, name) : Sysfs.this.read(dir.resolve(name));
+            return Sysfs.this.read(dir, name);
         }
 
         public <T> Attr<T> read(String name, Function<String, T> parser) {
