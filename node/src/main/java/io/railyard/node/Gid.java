@@ -8,6 +8,11 @@ public record Gid(int index, String address, Attr<GidType> type, Attr<String> ne
 
     /** True when the address is an IPv4-mapped IPv6 address ({@code ::ffff:a.b.c.d}). */
     public boolean isIpv4() {
+        return isIpv4(address);
+    }
+
+    /** True when a GID table address is an IPv4-mapped IPv6 address. */
+    public static boolean isIpv4(String address) {
         return address.toLowerCase(Locale.ROOT).startsWith(IPV4_MAPPED_PREFIX);
     }
 

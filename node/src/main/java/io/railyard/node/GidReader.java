@@ -33,7 +33,10 @@ public final class GidReader {
             if (!address.isKnown()) {
                 return Optional.empty();
             }
-            Optional<Gid> gid = dirs.entry(index, address).filter(g -> g.isIpv4() && g.isRoceV2());
+            if (!Gid.isIpv4(address.orElseThrow())) {
+                continue; // its type and netdev are not read: a scrape does this for every port
+            }
+            Optional<Gid> gid = dirs.entry(index, address).filter(Gid::isRoceV2);
             if (gid.isPresent()) {
                 return gid;
             }
