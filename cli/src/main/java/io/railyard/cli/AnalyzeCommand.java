@@ -81,6 +81,8 @@ final class AnalyzeCommand implements Callable<Integer> {
             throw new Railyard.UsageException(file + ": no such file");
         } catch (AccessDeniedException e) {
             throw new Railyard.UsageException(file + ": permission denied");
+        } catch (IOException e) {
+            throw new Railyard.UsageException(file + ": cannot be read: " + e.getMessage());
         }
     }
 

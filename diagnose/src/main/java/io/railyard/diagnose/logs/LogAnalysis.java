@@ -74,7 +74,7 @@ public final class LogAnalysis {
         }
         try (FileChannel channel = FileChannel.open(file); Arena arena = Arena.ofConfined()) {
             MemorySegment mapped = channel.map(FileChannel.MapMode.READ_ONLY, 0, channel.size(), arena);
-            return analyze(file.toString(), new MappedInput(file, mapped), lineRateGbps);
+            return analyze(file.toString(), new MappedInput(mapped), lineRateGbps);
         }
     }
 
@@ -89,12 +89,10 @@ public final class LogAnalysis {
 
     /** The bytes of a mapped file, as a stream. */
     private static final class MappedInput extends InputStream {
-        private final Path file;
         private final MemorySegment bytes;
         private long position;
 
-        MappedInput(Path file, MemorySegment bytes) {
-            this.file = file;
+        MappedInput(MemorySegment bytes) {
             this.bytes = bytes;
         }
 
@@ -107,7 +105,7 @@ public final class LogAnalysis {
             try {
                 MemorySegment.copy(bytes, ValueLayout.JAVA_BYTE, position, buffer, offset, count);
             } catch (InternalError e) { // the kernel's SIGBUS, turned into an error by the JVM: the file was truncated
-                throw new IOException(file + " was truncated while being read");
+                throw new IOException("it was truncated while being read");
             }
             position += count;
             return count;
