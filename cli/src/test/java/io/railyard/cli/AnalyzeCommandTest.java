@@ -4,8 +4,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.OutputStream;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.zip.GZIPOutputStream;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 class AnalyzeCommandTest {
     private static final Path LOGS = Path.of(System.getProperty("railyard.repo", "..")).resolve("testdata/logs");
@@ -23,6 +27,20 @@ class AnalyzeCommandTest {
                 .contains("nccl-log")
                 .contains("network socket, FELL BACK to sockets")
                 .contains("❌ socket-fallback: NCCL silently fell back from RDMA to TCP sockets")
+                .contains("       line 5: oneflow-15:3907318:3907604 [1] NCCL INFO NET/IB : No device found.");
+    }
+
+    @Test
+    void gzipFileIsReadLikeThePlainOne(@TempDir Path dir) throws Exception {
+        Path gzip = dir.resolve("nccl.log.gz");
+        try (OutputStream out = new GZIPOutputStream(Files.newOutputStream(gzip))) {
+            Files.copy(LOGS.resolve("nccl-socket-fallback-driver-stopped-01.log"), out);
+        }
+
+        CommandRun run = CommandRun.of("analyze", gzip.toString());
+
+        assertThat(run.exitCode()).isOne();
+        assertThat(run.out()).contains("nccl-log").contains("network socket, FELL BACK to sockets")
                 .contains("       line 5: oneflow-15:3907318:3907604 [1] NCCL INFO NET/IB : No device found.");
     }
 
