@@ -1,0 +1,210 @@
+package io.railyard.fabric;
+
+import io.railyard.fabric.FabricFinding.Severity;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import java.util.function.Function;
+import java.util.stream.Collectors;
+
+/** What is broken in a fabric: missing HCAs, degraded links, uneven uplinks, ports down, error counters. */
+public final class FabricHealth {
+    private final Fabric fabric;
+    private final Topology topology;
+    private final Map<Guid, Topology.Switch> switches;
+    private final List<FabricFinding> findings = new ArrayList<>();
+
+    private FabricHealth(Fabric fabric, Topology topology) {
+        this.fabric = fabric;
+        this.topology = topology;
+        this.switches = topology.switches().stream().collect(Collectors.toMap(Topology.Switch::guid, Function.identity()));
+    }
+
+    /**
+     * The findings, errors first.
+     *
+     * @param hcasPerHost how many HCAs each host should have; null to take the count most hosts have
+     */
+    public static List<FabricFinding> check(Fabric fabric, Topology topology, List<LinkState> links, List<PortErrors> errors,
+            Integer hcasPerHost) {
+        FabricHealth health = new FabricHealth(fabric, topology);
+        health.missingHcas(hcasPerHost);
+        health.degradedLinks();
+        health.uplinkAsymmetry();
+        health.portsDown(links);
+        health.portErrors(errors);
+        return health.findings.stream()
+                .sorted(Comparator.comparing(FabricFinding::severity).thenComparing(FabricFinding::id)).toList();
+    }
+
+    private void missingHcas(Integer hcasPerHost) {
+        if (topology.hosts().isEmpty()) {
+            return;
+        }
+        int expected = hcasPerHost != null ? hcasPerHost : mostCommon(topology.hosts().stream().map(h -> h.hcas().size()).toList());
+        Map<String, Long> devices = topology.hosts().stream().flatMap(h -> h.hcas().stream()).map(Topology.Hca::name)
+                .collect(Collectors.groupingBy(Function.identity(), Collectors.counting()));
+        for (Topology.Host host : topology.hosts()) {
+            if (host.hcas().size() >= expected) {
+                continue;
+            }
+            Set<String> present = host.hcas().stream().map(Topology.Hca::name).collect(Collectors.toSet());
+            List<String> missing = devices.entrySet().stream().filter(e -> e.getValue() > topology.hosts().size() / 2)
+                    .map(Map.Entry::getKey).filter(d -> !present.contains(d)).sorted().toList();
+            String where = missing.stream().map(device -> device + leafOfPeers(host, device)).collect(Collectors.joining(", "));
+            FabricNode first = fabric.node(host.hcas().getFirst().guid());
+            findings.add(new FabricFinding("missing-hca", Severity.error,
+                    host.host() + " has " + host.hcas().size() + " HCA" + (host.hcas().size() == 1 ? "" : "s") + " on the fabric ("
+                            + host.hcas().stream().map(Topology.Hca::name).collect(Collectors.joining(", ")) + ") where "
+                            + (hcasPerHost != null ? "--hcas-per-host says " : "its peers have ") + expected
+                            + (where.isEmpty() ? "" : ": missing " + where),
+                    first.evidence(),
+                    "on " + host.host() + " run ibstat: a missing device is a driver or PCIe problem, a port Down/Polling is the cable,"
+                            + " transceiver or leaf port; the job's ranks on this host lose one rail until it is back"));
+        }
+    }
+
+    /** Where the other hosts of this host's group have this device: the leaf port to look at. */
+    private String leafOfPeers(Topology.Host host, String device) {
+        return topology.hosts().stream().filter(h -> h != host && Objects.equals(h.group(), host.group()))
+                .flatMap(h -> h.hcas().stream()).filter(h -> h.name().equals(device) && h.leaf() != null).map(Topology.Hca::leaf)
+                .findFirst().map(leaf -> " (its peers' " + device + " are on " + leaf + ")").orElse("");
+    }
+
+    private void degradedLinks() {
+        String width = mostCommonText(fabric.cables().stream().map(Cable::width).filter(w -> !w.isEmpty()).toList());
+        String speed = mostCommonText(fabric.cables().stream().map(Cable::speed).filter(s -> !s.isEmpty()).toList());
+        for (Cable cable : fabric.cables()) {
+            boolean narrow = !cable.width().isEmpty() && lanes(cable.width()) < lanes(width);
+            boolean slow = !cable.speed().isEmpty() && LaneSpeed.rank(cable.speed()) < LaneSpeed.rank(speed);
+            if (!narrow && !slow) {
+                continue;
+            }
+            boolean aFirst = tier(cable.a()) <= tier(cable.b());
+            findings.add(new FabricFinding("degraded-link", Severity.error,
+                    "link " + describe(aFirst ? cable.a() : cable.b()) + " <-> " + describe(aFirst ? cable.b() : cable.a()) + " runs at "
+                            + cable.rate() + " where the fabric's links run at " + width.toLowerCase(Locale.ROOT) + speed,
+                    cable.evidence(),
+                    narrow ? "a link trained on fewer lanes: reseat or replace the cable or transceiver (a damaged lane drops the link to 1X);"
+                            + " ibportstate on either end shows the widths enabled"
+                            : "a link trained at a lower speed: check that the cable is rated for " + speed + ", the firmware of both ends and"
+                            + " the speeds enabled on the ports (ibportstate)"));
+        }
+    }
+
+    private void uplinkAsymmetry() {
+        Map<Guid, List<Cable>> cables = fabric.cablesByNode();
+        Map<Integer, List<Topology.Switch>> byTier = topology.switches().stream().collect(Collectors.groupingBy(Topology.Switch::tier));
+        for (List<Topology.Switch> tier : byTier.values()) {
+            Map<Topology.Switch, Long> uplinks = new LinkedHashMap<>();
+            for (Topology.Switch sw : tier) {
+                uplinks.put(sw, cables.getOrDefault(sw.guid(), List.of()).stream().map(c -> switches.get(c.peerOf(sw.guid()).node()))
+                        .filter(peer -> peer != null && peer.tier() == sw.tier() + 1).count());
+            }
+            if (uplinks.size() < 2 || uplinks.values().stream().allMatch(n -> n == 0)) {
+                continue;
+            }
+            long expected = mostCommon(List.copyOf(uplinks.values()));
+            uplinks.forEach((sw, count) -> {
+                if (count < expected) {
+                    findings.add(new FabricFinding("uplink-asymmetry", Severity.warning,
+                            sw.name() + " has " + count + " uplinks where the other " + sw.role() + " switches have " + expected,
+                            fabric.node(sw.guid()).evidence(),
+                            "an uplink is missing or down: find its port (iblinkinfo shows it Down/Polling) and reseat or replace the cable;"
+                                    + " until then the hosts under " + sw.name() + " share less bandwidth to the tier above"));
+                }
+            });
+        }
+    }
+
+    /** A switch port down is a finding when most switches of its role use that port: unused ports are down too. */
+    private void portsDown(List<LinkState> links) {
+        Map<Guid, List<Cable>> cables = fabric.cablesByNode();
+        Map<Topology.Role, List<Topology.Switch>> byRole = topology.switches().stream().collect(Collectors.groupingBy(Topology.Switch::role));
+        for (LinkState link : links) {
+            Topology.Switch sw = switches.get(link.guid());
+            if (link.isUp() || sw == null) {
+                continue;
+            }
+            List<Topology.Switch> peers = byRole.get(sw.role()).stream().filter(p -> p != sw).toList();
+            long using = peers.stream().filter(p -> cables.getOrDefault(p.guid(), List.of()).stream()
+                    .anyMatch(c -> c.endOf(p.guid()).port() == link.port())).count();
+            if (peers.isEmpty() || using * 2 < peers.size()) {
+                continue;
+            }
+            findings.add(new FabricFinding("port-down", Severity.error,
+                    sw.name() + " port " + link.port() + " is " + link.state() + "/" + link.physicalState() + "; port " + link.port()
+                            + " is cabled on " + using + " of the other " + peers.size() + " " + sw.role() + " switches",
+                    link.line(),
+                    link.physicalState().equalsIgnoreCase("Disabled")
+                            ? "the port was disabled: enable it (ibportstate <lid> <port> enable) once its link is known good"
+                            : "the port sees no peer: check the cable and transceiver, and the far end (a host's HCA down or a switch port disabled)"));
+        }
+    }
+
+    private void portErrors(List<PortErrors> errors) {
+        for (PortErrors port : errors) {
+            Map<String, Long> beyond = port.counters().entrySet().stream().filter(e -> ErrorThresholds.beyond(e.getKey(), e.getValue()))
+                    .collect(Collectors.toMap(Map.Entry::getKey, Map.Entry::getValue, (a, b) -> a, LinkedHashMap::new));
+            if (beyond.isEmpty()) {
+                continue;
+            }
+            boolean integrity = beyond.keySet().stream().anyMatch(ErrorThresholds::linkIntegrity);
+            FabricNode node = fabric.nodeOrPort(port.guid());
+            String where = node == null ? port.description() + " port " + port.port() : describe(new Cable.End(node.guid(), port.port()));
+            String peer = node == null ? "" : fabric.cables().stream()
+                    .filter(c -> c.touches(node.guid()) && c.endOf(node.guid()).port() == port.port()).findFirst().map(c -> " (to " + describe(c.peerOf(node.guid())) + ")").orElse("");
+            findings.add(new FabricFinding("port-errors", integrity ? Severity.error : Severity.warning,
+                    where + peer + ": " + beyond.entrySet().stream().map(e -> e.getKey() + "=" + e.getValue()).collect(Collectors.joining(", ")),
+                    port.line(),
+                    integrity ? "errors of the physical link: reseat or replace the cable or transceiver at either end, then clear the counters"
+                            + " (ibqueryerrors -k) and check that they stay at zero"
+                            : "discards and waits come from congestion or a stuck peer: look at the traffic through this port and at the node"
+                            + " it leads to"));
+        }
+    }
+
+    /** {@code leaf-01 port 2} or {@code gpu-node-02 mlx5_0 port 1}. */
+    private String describe(Cable.End end) {
+        Topology.Switch sw = switches.get(end.node());
+        FabricNode node = fabric.node(end.node());
+        String name = sw != null ? sw.name() : node != null ? node.description() : end.node().toString();
+        return name + " port " + end.port();
+    }
+
+    /** 0 for an HCA, else the switch's tier: links read from the host up. */
+    private int tier(Cable.End end) {
+        Topology.Switch sw = switches.get(end.node());
+        return sw == null ? 0 : sw.tier();
+    }
+
+    private static int lanes(String width) {
+        return Integer.parseInt(width.replaceAll("\\D", ""));
+    }
+
+    /** The most common value; the larger one on a tie, so that a fabric half degraded still reads as degraded. */
+    private static <T extends Comparable<T>> T mostCommon(Collection<T> values) {
+        Map<T, Long> counts = values.stream().collect(Collectors.groupingBy(Function.identity(), HashMap::new, Collectors.counting()));
+        return counts.entrySet().stream().max(Map.Entry.<T, Long>comparingByValue().thenComparing(Map.Entry.comparingByKey()))
+                .map(Map.Entry::getKey).orElse(null);
+    }
+
+    private static String mostCommonText(List<String> values) {
+        Map<String, Long> counts = values.stream().collect(Collectors.groupingBy(Function.identity(), Collectors.counting()));
+        return counts.entrySet().stream().max(Map.Entry.<String, Long>comparingByValue()
+                .thenComparing(e -> LaneSpeed.rank(e.getKey()) >= 0 ? LaneSpeed.rank(e.getKey()) : lanesOrZero(e.getKey())))
+                .map(Map.Entry::getKey).orElse("");
+    }
+
+    private static int lanesOrZero(String width) {
+        String digits = width.replaceAll("\\D", "");
+        return digits.isEmpty() ? 0 : Integer.parseInt(digits);
+    }
+}

@@ -1,0 +1,27 @@
+package io.railyard.fabric;
+
+/**
+ * A switch or channel adapter (HCA) as the fabric sees it.
+ *
+ * @param lid the switch's port-0 LID or the HCA's first port's LID; 0 when the tool did not print it
+ * @param evidence the tool line that introduced the node
+ */
+public record FabricNode(Guid guid, Type type, String description, int ports, int lid, String evidence) {
+    public enum Type { SWITCH, CA }
+
+    public boolean isSwitch() {
+        return type == Type.SWITCH;
+    }
+
+    /** The host of an HCA: the first word of its node description ({@code gpu-node-07 mlx5_1} → {@code gpu-node-07}). */
+    public String host() {
+        int space = description.indexOf(' ');
+        return space < 0 ? description : description.substring(0, space);
+    }
+
+    /** The device of an HCA: the rest of its node description after the host ({@code mlx5_1}), else its GUID. */
+    public String device() {
+        int space = description.indexOf(' ');
+        return space < 0 ? guid.toString() : description.substring(space + 1).trim();
+    }
+}

@@ -1,0 +1,31 @@
+package io.railyard.fabric;
+
+import java.util.List;
+
+/** InfiniBand lane speeds: the names ibnetdiscover prints and the per-lane rates iblinkinfo prints for them. */
+public final class LaneSpeed {
+    private record Speed(String name, double laneGbps) {}
+
+    /** In increasing order of rate. */
+    private static final List<Speed> SPEEDS = List.of(new Speed("SDR", 2.5), new Speed("DDR", 5), new Speed("QDR", 10),
+            new Speed("FDR10", 10.3125), new Speed("FDR", 14.0625), new Speed("EDR", 25.78125), new Speed("HDR", 53.125),
+            new Speed("NDR", 106.25), new Speed("XDR", 212.5));
+
+    private LaneSpeed() {}
+
+    /** The name of a per-lane rate, or {@code <rate>Gbps} for one this table does not know. */
+    public static String name(double laneGbps) {
+        return SPEEDS.stream().filter(s -> Math.abs(s.laneGbps - laneGbps) < 0.01).map(Speed::name).findFirst()
+                .orElse(laneGbps + "Gbps");
+    }
+
+    /** The rank of a named speed (higher is faster), or -1 for a name this table does not know. */
+    public static int rank(String name) {
+        for (int i = 0; i < SPEEDS.size(); i++) {
+            if (SPEEDS.get(i).name.equalsIgnoreCase(name)) {
+                return i;
+            }
+        }
+        return -1;
+    }
+}

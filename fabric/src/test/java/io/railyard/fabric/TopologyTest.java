@@ -1,0 +1,85 @@
+package io.railyard.fabric;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.tuple;
+
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+class TopologyTest {
+    @Test
+    void railOptimizedFatTreeHasTwoPodsOfTwoRailLeavesUnderOneSpineGroup() {
+        Topology topology = Fixtures.topology("fattree");
+
+        assertThat(topology.switches()).extracting(Topology.Switch::name, Topology.Switch::tier, Topology.Switch::role).containsExactly(
+                tuple("leaf-01", 1, Topology.Role.leaf), tuple("leaf-02", 1, Topology.Role.leaf),
+                tuple("leaf-03", 1, Topology.Role.leaf), tuple("leaf-04", 1, Topology.Role.leaf),
+                tuple("spine-01", 2, Topology.Role.spine), tuple("spine-02", 2, Topology.Role.spine));
+        assertThat(topology.switchNamed("leaf-01").guid()).isEqualTo(Guid.parse("0xb8cef60300a1b202"));
+        assertThat(topology.switchNamed("leaf-01").ports()).isEqualTo(40);
+        assertThat(topology.groups()).extracting(Topology.Group::name, Topology.Group::leaves, Topology.Group::hosts, Topology.Group::spineGroup)
+                .containsExactly(
+                        tuple("rails-leaf-01", List.of("leaf-01", "leaf-02"),
+                                List.of("gpu-node-01", "gpu-node-02", "gpu-node-03", "gpu-node-04"), "spines-spine-01"),
+                        tuple("rails-leaf-03", List.of("leaf-03", "leaf-04"),
+                                List.of("gpu-node-05", "gpu-node-06", "gpu-node-07", "gpu-node-08"), "spines-spine-01"));
+        assertThat(topology.spineGroups()).containsExactly(new Topology.SpineGroup("spines-spine-01", List.of("spine-01", "spine-02")));
+        Topology.Host host = topology.hosts().get(5);
+        assertThat(host.host()).isEqualTo("gpu-node-06");
+        assertThat(host.hcas()).containsExactly(
+                new Topology.Hca("mlx5_0", Guid.parse("0x043f720300e1a014"), 17, "leaf-03"),
+                new Topology.Hca("mlx5_1", Guid.parse("0x043f720300e1a016"), 18, "leaf-04"));
+        assertThat(host.leaves()).containsExactly("leaf-03", "leaf-04");
+        assertThat(host.group()).isEqualTo("rails-leaf-03");
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"ibnetdiscover-g.txt", "ibnetdiscover-p.txt"})
+    void groupedAndPortFormsGiveTheSameTiersAndGroups(String file) {
+        Topology plain = Fixtures.topology("fattree");
+        Topology other = Topology.of(Fixtures.fabric("fattree", file), Map.of());
+
+        assertThat(other.switches()).extracting(Topology.Switch::name, Topology.Switch::tier)
+                .isEqualTo(plain.switches().stream().map(s -> tuple(s.name(), s.tier())).toList());
+        assertThat(other.groups()).isEqualTo(plain.groups());
+        assertThat(other.hosts()).extracting(Topology.Host::host, Topology.Host::group)
+                .isEqualTo(plain.hosts().stream().map(h -> tuple(h.host(), h.group())).toList());
+    }
+
+    @Test
+    void singleSwitchIsOneLeafWithoutSpinesAndATwoPortHcaIsOneHca() {
+        Fabric fabric = Fixtures.fabric("single-switch", "ibnetdiscover.txt");
+        Topology topology = Topology.of(fabric, Map.of("gpu-node-04", "node-4.cluster.local"));
+
+        assertThat(topology.switches()).singleElement().satisfies(sw -> {
+            assertThat(sw.name()).isEqualTo("sw-98039b0300f0a000");   // "SwitchIB Mellanox Technologies" names a model
+            assertThat(sw.role()).isEqualTo(Topology.Role.leaf);
+        });
+        assertThat(topology.spineGroups()).isEmpty();
+        assertThat(topology.groups()).singleElement().satisfies(g -> assertThat(g.spineGroup()).isNull());
+        assertThat(topology.hosts()).hasSize(4);
+        Topology.Host four = topology.hosts().get(3);
+        assertThat(four.node()).isEqualTo("node-4.cluster.local");
+        assertThat(four.hcas()).singleElement().satisfies(hca -> assertThat(hca.guid()).isEqualTo(Guid.parse("0x98039b0300c4e106")));
+        assertThat(fabric.cables()).filteredOn(c -> c.touches(Guid.parse("98039b0300c4e106"))).hasSize(2);
+        assertThat(fabric.nodeOrPort(Guid.parse("0x98039b0300c4e108")).description()).isEqualTo("gpu-node-04 mlx5_0");
+    }
+
+    @Test
+    void eachCableIsCountedOnceThoughBothEndsPrintIt() {
+        Fabric fabric = Fixtures.fabric("fattree", "ibnetdiscover.txt");
+
+        // 16 host links and 4 leaves x 4 uplinks
+        assertThat(fabric.cables()).hasSize(32);
+        assertThat(fabric.cables()).allSatisfy(c -> assertThat(c.rate()).isEqualTo("4xHDR"));
+    }
+
+    @Test
+    void guidsCompareAsNumbersWhateverTheLeadingZeros() {
+        assertThat(Guid.parse("43f720300e1a001")).isEqualTo(Guid.parse("0x043f720300e1a001"));
+        assertThat(Guid.parse("0x043f720300e1a001").toString()).isEqualTo("0x043f720300e1a001");
+    }
+}
