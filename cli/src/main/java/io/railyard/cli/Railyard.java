@@ -18,7 +18,7 @@ public final class Railyard {
     /** Exit code for usage errors: a bad flag, a root that does not exist. */
     public static final int USAGE = 2;
     private static final List<Class<?>> SUBCOMMANDS = List.of(DoctorCommand.class, AnalyzeCommand.class, RenderCommand.class,
-            AgentCommand.class, ExporterCommand.class, SubmitCommand.class, StatusCommand.class, OperatorCommand.class,
+            AgentCommand.class, ExporterCommand.class, FabricCommand.class, SubmitCommand.class, StatusCommand.class, OperatorCommand.class,
             AwaitRankCommand.class, CommandLine.HelpCommand.class);
 
     public static void main(String[] args) {

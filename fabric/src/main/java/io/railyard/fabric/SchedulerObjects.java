@@ -63,7 +63,8 @@ public final class SchedulerObjects {
         }
         levels.add(Map.of("nodeLabel", LEAF_LABEL));
         levels.add(Map.of("nodeLabel", HOSTNAME_LABEL));
-        return object("kueue.x-k8s.io/v1beta1", "Topology", KUEUE_TOPOLOGY_NAME, Map.of("levels", levels));
+        return object("kueue.x-k8s.io/v1beta1", "Topology", metadata(KUEUE_TOPOLOGY_NAME, Map.of(MANAGED_BY, "railyard")),
+                Map.of("levels", levels));
     }
 
     private static Map<String, Object> hyperNode(String name, int tier, String tierName, String memberType, List<String> members) {
@@ -72,15 +73,25 @@ public final class SchedulerObjects {
         spec.put("tierName", tierName);
         spec.put("members", members.stream()
                 .map(member -> Map.of("type", memberType, "selector", Map.of("exactMatch", Map.of("name", member)))).toList());
-        return object("topology.volcano.sh/v1alpha1", "HyperNode", name, spec);
+        return object("topology.volcano.sh/v1alpha1", "HyperNode", metadata(name, Map.of(MANAGED_BY, "railyard")), spec);
     }
 
-    private static Map<String, Object> object(String apiVersion, String kind, String name, Map<String, Object> spec) {
+    /** An object as Kubernetes prints it: apiVersion, kind, metadata, then the spec when there is one. */
+    public static Map<String, Object> object(String apiVersion, String kind, Map<String, Object> metadata, Map<String, Object> spec) {
         Map<String, Object> object = new LinkedHashMap<>();
         object.put("apiVersion", apiVersion);
         object.put("kind", kind);
-        object.put("metadata", Map.of("name", name, "labels", Map.of(MANAGED_BY, "railyard")));
-        object.put("spec", spec);
+        object.put("metadata", metadata);
+        if (spec != null) {
+            object.put("spec", spec);
+        }
         return object;
+    }
+
+    public static Map<String, Object> metadata(String name, Map<String, String> labels) {
+        Map<String, Object> metadata = new LinkedHashMap<>();
+        metadata.put("name", name);
+        metadata.put("labels", labels);
+        return metadata;
     }
 }

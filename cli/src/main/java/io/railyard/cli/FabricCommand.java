@@ -1,0 +1,239 @@
+package io.railyard.cli;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import com.fasterxml.jackson.dataformat.yaml.YAMLGenerator;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
+import io.railyard.fabric.Fabric;
+import io.railyard.fabric.FabricFinding;
+import io.railyard.fabric.FabricHealth;
+import io.railyard.fabric.FabricInputException;
+import io.railyard.fabric.IbLinkInfo;
+import io.railyard.fabric.IbNetDiscover;
+import io.railyard.fabric.IbQueryErrors;
+import io.railyard.fabric.LinkState;
+import io.railyard.fabric.PortErrors;
+import io.railyard.fabric.SchedulerObjects;
+import io.railyard.fabric.Topology;
+import java.io.PrintWriter;
+import java.io.UncheckedIOException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import java.util.function.Function;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+import picocli.CommandLine.Model.CommandSpec;
+
+/** {@code railyard fabric}: the InfiniBand fabric's topology and health, and the labels and scheduler objects that follow it. */
+@Command(
+        name = "fabric",
+        mixinStandardHelpOptions = true,
+        description = "Read the InfiniBand fabric (ibnetdiscover, iblinkinfo, ibqueryerrors: saved output, or the tools run here), "
+                + "show its tiers, rail groups and what is broken in it; print or apply node labels, Volcano HyperNodes and a Kueue Topology.",
+        exitCodeListHeading = "%nExit codes:%n",
+        exitCodeList = {"0:no error finding", "1:an error finding", "2:usage error"})
+final class FabricCommand implements Callable<Integer> {
+    enum Output { text, json, yaml }
+
+    @Spec
+    CommandSpec spec;
+
+    @Option(names = "--ibnetdiscover", paramLabel = "FILE", description = "Saved ibnetdiscover output (plain, -g or -p); - reads stdin.")
+    String ibnetdiscover;
+
+    @Option(names = "--iblinkinfo", paramLabel = "FILE", description = "Saved iblinkinfo output (plain, -l or -d): ports down.")
+    String iblinkinfo;
+
+    @Option(names = "--ibqueryerrors", paramLabel = "FILE", description = "Saved ibqueryerrors output: error counters.")
+    String ibqueryerrors;
+
+    @Option(names = "--hcas-per-host", paramLabel = "N", description = "HCAs every host should have (default: the count most hosts have).")
+    Integer hcasPerHost;
+
+    @Option(names = "--node-name-map", paramLabel = "FILE",
+            description = "Lines 'HOST NODE': the Kubernetes node name of each fabric host whose names differ.")
+    Path nodeNameMap;
+
+    @Option(names = {"-o", "--output"}, defaultValue = "text", description = "Output format: ${COMPLETION-CANDIDATES}.")
+    Output output;
+
+    @Option(names = "--labels", description = "Print (with --apply, write) the nodes' railyard.io/ib-leaf and railyard.io/ib-spine-group labels.")
+    boolean labels;
+
+    @Option(names = "--hyper-nodes", description = "Print (with --apply, create or update) Volcano HyperNodes: tier 1 per leaf or rail group, tier 2 per spine group.")
+    boolean hyperNodes;
+
+    @Option(names = "--kueue-topology", description = "Print (with --apply, create) a Kueue Topology whose levels are these labels and the host name.")
+    boolean kueueTopology;
+
+    @Option(names = "--apply", description = "Write what --labels, --hyper-nodes and --kueue-topology print to the cluster.")
+    boolean apply;
+
+    @Option(names = "--timeout", defaultValue = "120", paramLabel = "SECONDS", description = "How long each tool may run (default: ${DEFAULT-VALUE}).")
+    int timeoutSeconds;
+
+    @Mixin
+    KubeClients kube = new KubeClients();
+
+    @Override
+    public Integer call() {
+        if (apply && !labels && !hyperNodes && !kueueTopology) {
+            throw new Railyard.UsageException("--apply writes what --labels, --hyper-nodes or --kueue-topology make: give at least one of them");
+        }
+        if (hcasPerHost != null && hcasPerHost < 1) {
+            throw new Railyard.UsageException("--hcas-per-host " + hcasPerHost + " must be at least 1");
+        }
+        if (timeoutSeconds < 1) {
+            throw new Railyard.UsageException("--timeout " + timeoutSeconds + " must be at least 1 second");
+        }
+        FabricReport report = report();
+        PrintWriter out = spec.commandLine().getOut();
+        boolean objectsAsked = labels || hyperNodes || kueueTopology;
+        if (!objectsAsked) {
+            out.print(output == Output.text ? report.text() : write(report.json()));
+        } else {
+            printObjects(report.topology(), out);
+            if (apply) {
+                apply(report.topology(), out);
+            }
+            report.findings().stream().filter(f -> f.severity() == FabricFinding.Severity.error)
+                    .forEach(f -> spec.commandLine().getErr().println("fabric: " + f.id() + ": " + f.summary()));
+        }
+        out.flush();
+        return report.hasErrors() ? 1 : 0;
+    }
+
+    private FabricReport report() {
+        boolean fromFiles = ibnetdiscover != null || iblinkinfo != null || ibqueryerrors != null;
+        if (fromFiles && ibnetdiscover == null) {
+            throw new Railyard.UsageException("--iblinkinfo and --ibqueryerrors are read beside --ibnetdiscover: give --ibnetdiscover FILE too");
+        }
+        if (List.of(String.valueOf(ibnetdiscover), String.valueOf(iblinkinfo), String.valueOf(ibqueryerrors)).stream()
+                .filter("-"::equals).count() > 1) {
+            throw new Railyard.UsageException("only one of --ibnetdiscover, --iblinkinfo and --ibqueryerrors can read stdin (-)");
+        }
+        List<String> discovery = fromFiles ? FabricInput.read("--ibnetdiscover", ibnetdiscover) : runTool("ibnetdiscover", true, false);
+        List<String> links = fromFiles ? (iblinkinfo == null ? List.of() : FabricInput.read("--iblinkinfo", iblinkinfo))
+                : runTool("iblinkinfo", false, false);
+        List<String> errors = fromFiles ? (ibqueryerrors == null ? List.of() : FabricInput.read("--ibqueryerrors", ibqueryerrors))
+                : runTool("ibqueryerrors", false, true);
+        Fabric fabric = parse("--ibnetdiscover", discovery, IbNetDiscover::parse);
+        List<LinkState> linkStates = parse("--iblinkinfo", links, IbLinkInfo::parse);
+        List<PortErrors> portErrors = parse("--ibqueryerrors", errors, IbQueryErrors::parse);
+        Topology topology = Topology.of(fabric, nodeNames());
+        return new FabricReport(fabric, topology, FabricHealth.check(fabric, topology, linkStates, portErrors, hcasPerHost));
+    }
+
+    private List<String> runTool(String tool, boolean required, boolean exitOneIsFindings) {
+        return FabricInput.onPath(tool).map(path -> FabricInput.run(path, timeoutSeconds, exitOneIsFindings)).orElseGet(() -> {
+            if (required) {
+                throw new Railyard.UsageException(tool + " is not on PATH: install infiniband-diags on a node that sees the fabric,"
+                        + " or give its saved output with --" + tool + " FILE");
+            }
+            return List.of();
+        });
+    }
+
+    private static <T> T parse(String option, List<String> lines, Function<List<String>, T> parser) {
+        try {
+            return parser.apply(lines);
+        } catch (FabricInputException e) {
+            throw new Railyard.UsageException(option + ": " + e.getMessage());
+        }
+    }
+
+    private Map<String, String> nodeNames() {
+        Map<String, String> names = new LinkedHashMap<>();
+        if (nodeNameMap == null) {
+            return names;
+        }
+        List<String> lines = FabricInput.read("--node-name-map", nodeNameMap.toString());
+        for (int i = 0; i < lines.size(); i++) {
+            String line = lines.get(i).replaceFirst("#.*", "").strip();
+            if (line.isEmpty()) {
+                continue;
+            }
+            String[] words = line.split("\\s+");
+            if (words.length != 2) {
+                throw new Railyard.UsageException("--node-name-map " + nodeNameMap + " line " + (i + 1) + ": '" + lines.get(i).strip()
+                        + "' is not 'HOST NODE'");
+            }
+            names.put(words[0], words[1]);
+        }
+        return names;
+    }
+
+    private void printObjects(Topology topology, PrintWriter out) {
+        List<Object> objects = new ArrayList<>();
+        if (labels) {
+            SchedulerObjects.labels(topology).forEach((node, nodeLabels) -> objects.add(SchedulerObjects.object("v1", "Node",
+                    SchedulerObjects.metadata(node, nodeLabels), null)));
+        }
+        if (hyperNodes) {
+            objects.addAll(SchedulerObjects.hyperNodes(topology));
+        }
+        if (kueueTopology) {
+            objects.add(SchedulerObjects.kueueTopology(topology));
+        }
+        if (output == Output.json) {
+            Map<String, Object> list = new LinkedHashMap<>();
+            list.put("apiVersion", "v1");
+            list.put("kind", "List");
+            list.put("items", objects);
+            out.print(write(list));
+        } else {
+            objects.forEach(object -> out.print(write(object)));
+        }
+    }
+
+    private void apply(Topology topology, PrintWriter out) {
+        try (KubernetesClient client = kube.connect()) {
+            FabricApply writer = new FabricApply(client, out);
+            if (labels) {
+                writer.labels(SchedulerObjects.labels(topology));
+            }
+            if (hyperNodes) {
+                apiCall(() -> writer.hyperNodes(SchedulerObjects.hyperNodes(topology)), FabricApply.HYPER_NODES, "--hyper-nodes",
+                        "install Volcano 1.12 or later");
+            }
+            if (kueueTopology) {
+                apiCall(() -> writer.kueueTopology(SchedulerObjects.kueueTopology(topology)), FabricApply.KUEUE_TOPOLOGIES,
+                        "--kueue-topology", "install Kueue 0.14 or later");
+            }
+        }
+    }
+
+    private static void apiCall(Runnable call, ResourceDefinitionContext api, String flag, String install) {
+        try {
+            call.run();
+        } catch (KubernetesClientException e) {
+            if (e.getCode() == 404) {
+                throw FabricApply.missingApi(api, flag, install);
+            }
+            throw e;
+        }
+    }
+
+    private String write(Object value) {
+        if (output == Output.json) {
+            return Json.write(value) + "\n";
+        }
+        try {
+            return YAML.writeValueAsString(value);
+        } catch (JsonProcessingException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory().disable(YAMLGenerator.Feature.SPLIT_LINES)
+            .enable(YAMLGenerator.Feature.MINIMIZE_QUOTES));
+}

@@ -1,0 +1,90 @@
+package io.railyard.cli;
+
+import java.io.ByteArrayOutputStream;
+import java.io.File;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.AccessDeniedException;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+
+/** The output of an infiniband-diags tool: read from a saved file ({@code -} for stdin), or got by running the tool found on PATH. */
+final class FabricInput {
+    private FabricInput() {}
+
+    static List<String> read(String option, String file) {
+        try {
+            if (file.equals("-")) {
+                return new String(System.in.readAllBytes(), StandardCharsets.UTF_8).lines().toList();
+            }
+            return Files.readAllLines(Path.of(file), StandardCharsets.UTF_8);
+        } catch (NoSuchFileException e) {
+            throw new Railyard.UsageException(option + " " + file + ": no such file");
+        } catch (AccessDeniedException e) {
+            throw new Railyard.UsageException(option + " " + file + ": permission denied");
+        } catch (IOException e) {
+            throw new Railyard.UsageException(option + " " + file + ": cannot be read: " + e.getMessage());
+        }
+    }
+
+    /** The tool's executable on PATH, if there is one. */
+    static Optional<Path> onPath(String tool) {
+        for (String dir : System.getenv().getOrDefault("PATH", "").split(File.pathSeparator)) {
+            Path candidate = Path.of(dir.isEmpty() ? "." : dir, tool);
+            if (Files.isExecutable(candidate) && !Files.isDirectory(candidate)) {
+                return Optional.of(candidate);
+            }
+        }
+        return Optional.empty();
+    }
+
+    /**
+     * Runs the tool (argv, no shell) and returns its standard output. Exit 0 is success, and so is ibqueryerrors' exit 1,
+     * which means it found errors; anything else is one line naming the tool and the first line it printed on stderr.
+     */
+    static List<String> run(Path tool, int timeoutSeconds, boolean exitOneIsFindings) {
+        String name = tool.getFileName().toString();
+        try {
+            Process process = new ProcessBuilder(tool.toString()).redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null"))).start();
+            CompletableFuture<byte[]> stdout = drain(process.getInputStream());
+            CompletableFuture<byte[]> stderr = drain(process.getErrorStream());
+            if (!process.waitFor(timeoutSeconds, TimeUnit.SECONDS)) {
+                process.destroyForcibly();
+                throw new Railyard.UsageException(name + " did not finish within " + timeoutSeconds + " s: raise --timeout, or check the"
+                        + " subnet manager (sminfo) and the umad device this node reaches the fabric through");
+            }
+            int exit = process.exitValue();
+            if (exit != 0 && !(exit == 1 && exitOneIsFindings)) {
+                String why = new String(stderr.join(), StandardCharsets.UTF_8).lines().filter(l -> !l.isBlank()).findFirst()
+                        .orElse("no message");
+                throw new Railyard.UsageException(name + " failed (exit " + exit + "): " + why
+                        + " (run it on a node that sees the fabric, with access to /dev/infiniband/umad*)");
+            }
+            return new String(stdout.join(), StandardCharsets.UTF_8).lines().toList();
+        } catch (IOException e) {
+            throw new Railyard.UsageException(name + " cannot be started: " + e.getMessage());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new Railyard.UsageException(name + " was interrupted");
+        }
+    }
+
+    private static CompletableFuture<byte[]> drain(InputStream stream) {
+        return CompletableFuture.supplyAsync(() -> {
+            try (InputStream in = stream) {
+                ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+                in.transferTo(bytes);
+                return bytes.toByteArray();
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        });
+    }
+}

@@ -1,0 +1,76 @@
+package io.railyard.cli;
+
+import io.railyard.fabric.Fabric;
+import io.railyard.fabric.FabricFinding;
+import io.railyard.fabric.Topology;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Collectors;
+
+/** {@code railyard fabric}'s report: as a map for JSON and YAML, and as text for people. */
+record FabricReport(Fabric fabric, Topology topology, List<FabricFinding> findings) {
+    boolean hasErrors() {
+        return findings.stream().anyMatch(f -> f.severity() == FabricFinding.Severity.error);
+    }
+
+    Map<String, Object> json() {
+        Map<String, Object> json = new LinkedHashMap<>();
+        json.put("switches", topology.switches().stream().map(s -> map("guid", s.guid().toString(), "name", s.name(), "tier", s.tier(),
+                "role", s.role().name(), "ports", s.ports(), "description", s.description())).toList());
+        json.put("hosts", topology.hosts().stream().map(h -> map("host", h.host(), "node", h.node(),
+                "hcas", h.hcas().stream().map(hca -> map("name", hca.name(), "guid", hca.guid().toString(), "lid", hca.lid(), "leaf", hca.leaf()))
+                        .toList(),
+                "leaves", h.leaves(), "group", h.group())).toList());
+        json.put("groups", topology.groups().stream().map(g -> map("name", g.name(), "leaves", g.leaves(), "hosts", g.hosts(),
+                "railOptimized", g.railOptimized(), "spineGroup", g.spineGroup())).toList());
+        json.put("spineGroups", topology.spineGroups().stream().map(g -> map("name", g.name(), "spines", g.spines())).toList());
+        json.put("findings", findings.stream().map(f -> map("id", f.id(), "severity", f.severity().name(), "summary", f.summary(),
+                "evidence", f.evidence(), "remedy", f.remedy())).toList());
+        return json;
+    }
+
+    String text() {
+        StringBuilder text = new StringBuilder();
+        Map<Topology.Role, List<Topology.Switch>> byRole = topology.switches().stream()
+                .collect(Collectors.groupingBy(Topology.Switch::role, LinkedHashMap::new, Collectors.toList()));
+        text.append("railyard fabric: ").append(topology.switches().size()).append(" switches (")
+                .append(byRole.entrySet().stream().map(e -> e.getValue().size() + " " + e.getKey()).collect(Collectors.joining(", ")))
+                .append("), ").append(fabric.cas().size()).append(" HCAs on ").append(topology.hosts().size()).append(" hosts, ")
+                .append(fabric.cables().size()).append(" links\n\n");
+        byRole.entrySet().stream().toList().reversed().forEach(e -> text.append(String.format("  %-6s", e.getKey()))
+                .append(e.getValue().stream().map(Topology.Switch::name).collect(Collectors.joining(" "))).append('\n'));
+        text.append('\n');
+        for (Topology.Group group : topology.groups()) {
+            text.append("  ").append(group.name());
+            if (group.railOptimized()) {
+                text.append(" (rails on ").append(String.join(", ", group.leaves())).append(')');
+            }
+            if (group.spineGroup() != null) {
+                text.append(" under ").append(group.spineGroup());
+            }
+            text.append(": ").append(String.join(" ", group.hosts())).append('\n');
+        }
+        text.append('\n');
+        for (FabricFinding finding : findings) {
+            text.append(finding.severity() == FabricFinding.Severity.error ? "❌ " : "⚠️ ").append(finding.id()).append(": ")
+                    .append(finding.summary()).append('\n').append("      ").append(finding.evidence()).append('\n')
+                    .append("      -> ").append(finding.remedy()).append('\n');
+        }
+        long errors = findings.stream().filter(f -> f.severity() == FabricFinding.Severity.error).count();
+        text.append(findings.isEmpty() ? "OK: no findings" : (errors > 0 ? "FAILED: " : "OK with warnings: ") + errors + " errors, "
+                + (findings.size() - errors) + " warnings").append('\n');
+        return text.toString();
+    }
+
+    /** A map in the order given, keeping nulls out. */
+    private static Map<String, Object> map(Object... keysAndValues) {
+        Map<String, Object> map = new LinkedHashMap<>();
+        for (int i = 0; i < keysAndValues.length; i += 2) {
+            if (keysAndValues[i + 1] != null) {
+                map.put((String) keysAndValues[i], keysAndValues[i + 1]);
+            }
+        }
+        return map;
+    }
+}
