@@ -1,12 +1,9 @@
 package io.railyard.cli;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
-import com.fasterxml.jackson.dataformat.yaml.YAMLGenerator;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
+import io.fabric8.kubernetes.client.utils.Serialization;
 import io.railyard.fabric.Fabric;
 import io.railyard.fabric.FabricFinding;
 import io.railyard.fabric.FabricHealth;
@@ -19,7 +16,6 @@ import io.railyard.fabric.PortErrors;
 import io.railyard.fabric.SchedulerObjects;
 import io.railyard.fabric.Topology;
 import java.io.PrintWriter;
-import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -227,13 +223,6 @@ final class FabricCommand implements Callable<Integer> {
         if (output == Output.json) {
             return Json.write(value) + "\n";
         }
-        try {
-            return YAML.writeValueAsString(value);
-        } catch (JsonProcessingException e) {
-            throw new UncheckedIOException(e);
-        }
+        return Serialization.asYaml(value);
     }
-
-    private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory().disable(YAMLGenerator.Feature.SPLIT_LINES)
-            .enable(YAMLGenerator.Feature.MINIMIZE_QUOTES));
 }
