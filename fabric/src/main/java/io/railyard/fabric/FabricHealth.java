@@ -28,7 +28,7 @@ public final class FabricHealth {
     }
 
     /**
-     * The findings, errors first.
+     * The findings: errors first, then by id and summary.
      *
      * @param hcasPerHost how many HCAs each host should have; null to take the count most hosts have
      */
@@ -41,7 +41,7 @@ public final class FabricHealth {
         health.portsDown(links);
         health.portErrors(errors);
         return health.findings.stream()
-                .sorted(Comparator.comparing(FabricFinding::severity).thenComparing(FabricFinding::id)).toList();
+                .sorted(Comparator.comparing(FabricFinding::severity).thenComparing(FabricFinding::id).thenComparing(FabricFinding::summary)).toList();
     }
 
     private void missingHcas(Integer hcasPerHost) {

@@ -22,20 +22,20 @@ class FabricHealthTest {
         List<FabricFinding> findings = Fixtures.findings("fattree-faults");
 
         assertThat(findings).extracting(FabricFinding::id, FabricFinding::severity, FabricFinding::summary).containsExactly(
-                tuple("degraded-link", Severity.error, "link leaf-01 port 24 <-> spine-02 port 2 runs at 4xEDR where the fabric's links run at 4xHDR"),
                 tuple("degraded-link", Severity.error,
                         "link gpu-node-02 mlx5_0 port 1 <-> leaf-01 port 2 runs at 1xHDR where the fabric's links run at 4xHDR"),
+                tuple("degraded-link", Severity.error, "link leaf-01 port 24 <-> spine-02 port 2 runs at 4xEDR where the fabric's links run at 4xHDR"),
                 tuple("missing-hca", Severity.error,
                         "gpu-node-07 has 1 HCA on the fabric (mlx5_0) where its peers have 2: missing mlx5_1 (its peers' mlx5_1 are on leaf-04)"),
-                tuple("port-down", Severity.error, "leaf-04 port 3 is Down/Polling; port 3 is cabled on 3 of the other 3 leaf switches"),
                 tuple("port-down", Severity.error, "leaf-03 port 24 is Down/Polling; port 24 is cabled on 3 of the other 3 leaf switches"),
+                tuple("port-down", Severity.error, "leaf-04 port 3 is Down/Polling; port 3 is cabled on 3 of the other 3 leaf switches"),
                 tuple("port-down", Severity.error, "spine-02 port 6 is Down/Polling; port 6 is cabled on 1 of the other 1 spine switches"),
-                tuple("port-errors", Severity.error, "leaf-04 port 2 (to gpu-node-06 mlx5_1 port 1): PortRcvErrors=57"),
                 tuple("port-errors", Severity.error, "leaf-02 port 21 (to spine-01 port 3): SymbolErrorCounter=1523"),
+                tuple("port-errors", Severity.error, "leaf-04 port 2 (to gpu-node-06 mlx5_1 port 1): PortRcvErrors=57"),
                 tuple("port-errors", Severity.warning, "spine-02 port 5 (to leaf-03 port 23): PortXmitDiscards=20931, PortXmitWait=987654"),
                 tuple("uplink-asymmetry", Severity.warning, "leaf-03 has 3 uplinks where the other leaf switches have 4"));
-        assertThat(findings.get(1).evidence()).isEqualTo("[2]\t\"H-043f720300e1a004\"[1](43f720300e1a005) \t\t# \"gpu-node-02 mlx5_0\" lid 8 1xHDR");
-        assertThat(findings.get(3).evidence()).isEqualTo("9    3[  ] ==(                Down/ Polling)==>             [  ] \"\" ( )");
+        assertThat(findings.get(0).evidence()).isEqualTo("[2]\t\"H-043f720300e1a004\"[1](43f720300e1a005) \t\t# \"gpu-node-02 mlx5_0\" lid 8 1xHDR");
+        assertThat(findings.get(4).evidence()).isEqualTo("9    3[  ] ==(                Down/ Polling)==>             [  ] \"\" ( )");
         assertThat(findings).allSatisfy(f -> assertThat(f.remedy()).isNotBlank());
     }
 
