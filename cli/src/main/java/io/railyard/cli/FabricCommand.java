@@ -15,6 +15,8 @@ import io.railyard.fabric.LinkState;
 import io.railyard.fabric.PortErrors;
 import io.railyard.fabric.SchedulerObjects;
 import io.railyard.fabric.Topology;
+import io.railyard.node.NcclDeviceFilter;
+import io.railyard.node.NcclEnvironment;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -74,6 +76,13 @@ final class FabricCommand implements Callable<Integer> {
     @Option(names = "--apply", description = "Write what --labels, --hyper-nodes and --kueue-topology print to the cluster.")
     boolean apply;
 
+    @Option(names = "--ca", paramLabel = "HCA", description = "The HCA the tools reach the fabric through (default: the first in NCCL_IB_HCA,"
+            + " which the device plugin sets, else the tools' own choice).")
+    String ca;
+
+    @Option(names = "--ca-port", paramLabel = "PORT", description = "Its port (default: NCCL_IB_HCA's, else the tools' own choice).")
+    Integer caPort;
+
     @Option(names = "--timeout", defaultValue = "120", paramLabel = "SECONDS", description = "How long each tool may run (default: ${DEFAULT-VALUE}).")
     int timeoutSeconds;
 
@@ -130,13 +139,46 @@ final class FabricCommand implements Callable<Integer> {
     }
 
     private List<String> runTool(String tool, boolean required, boolean exitOneIsFindings) {
-        return FabricInput.onPath(tool).map(path -> FabricInput.run(path, timeoutSeconds, exitOneIsFindings)).orElseGet(() -> {
+        return FabricInput.onPath(tool).map(path -> FabricInput.run(path, viaPort(), timeoutSeconds, exitOneIsFindings)).orElseGet(() -> {
             if (required) {
                 throw new Railyard.UsageException(tool + " is not on PATH: install infiniband-diags on a node that sees the fabric,"
                         + " or give its saved output with --" + tool + " FILE");
             }
             return List.of();
         });
+    }
+
+    /** {@code -C HCA -P PORT} for the tools: the options, else the first entry of the NCCL_IB_HCA the device plugin set. */
+    private List<String> viaPort() {
+        String hca = ca;
+        Integer port = caPort;
+        NcclDeviceFilter.Entry allocated = allocatedPort();
+        if (hca == null && allocated != null) {
+            hca = allocated.name();
+            port = port != null ? port : allocated.port() > 0 ? allocated.port() : null;
+        }
+        List<String> args = new ArrayList<>();
+        if (hca != null) {
+            args.addAll(List.of("-C", hca));
+        }
+        if (port != null) {
+            args.addAll(List.of("-P", String.valueOf(port)));
+        }
+        return args;
+    }
+
+    /** The first HCA port NCCL_IB_HCA names, when it names ports to use rather than ones to leave out. */
+    private static NcclDeviceFilter.Entry allocatedPort() {
+        String value = System.getenv(NcclEnvironment.IB_HCA);
+        if (value == null || value.isBlank()) {
+            return null;
+        }
+        try {
+            NcclDeviceFilter filter = NcclDeviceFilter.parse(value);
+            return filter.exclude() || filter.entries().isEmpty() ? null : filter.entries().getFirst();
+        } catch (IllegalArgumentException e) {
+            return null;
+        }
     }
 
     private static <T> T parse(String option, List<String> lines, Function<List<String>, T> parser) {

@@ -10,6 +10,7 @@ import java.nio.file.AccessDeniedException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
@@ -49,10 +50,12 @@ final class FabricInput {
      * Runs the tool (argv, no shell) and returns its standard output. Exit 0 is success, and so is ibqueryerrors' exit 1,
      * which means it found errors; anything else is one line naming the tool and the first line it printed on stderr.
      */
-    static List<String> run(Path tool, int timeoutSeconds, boolean exitOneIsFindings) {
+    static List<String> run(Path tool, List<String> args, int timeoutSeconds, boolean exitOneIsFindings) {
         String name = tool.getFileName().toString();
+        List<String> command = new ArrayList<>(List.of(tool.toString()));
+        command.addAll(args);
         try {
-            Process process = new ProcessBuilder(tool.toString()).redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null"))).start();
+            Process process = new ProcessBuilder(command).redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null"))).start();
             CompletableFuture<byte[]> stdout = drain(process.getInputStream());
             CompletableFuture<byte[]> stderr = drain(process.getErrorStream());
             if (!process.waitFor(timeoutSeconds, TimeUnit.SECONDS)) {

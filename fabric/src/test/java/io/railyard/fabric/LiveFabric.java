@@ -19,7 +19,7 @@ import org.junit.jupiter.api.Assumptions;
  * A simulated InfiniBand fabric: ibsim on a net file, OpenSM as its subnet manager through umad2sim, and the real
  * infiniband-diags run against it with ibsim-run. Each one has its own socket name and directory and stops what it started.
  */
-final class LiveFabric implements AutoCloseable {
+public final class LiveFabric implements AutoCloseable {
     private static final Path UMAD2SIM = Path.of("/usr/lib/x86_64-linux-gnu/umad2sim/libumad2sim.so");
 
     private final Path dir;
@@ -34,7 +34,7 @@ final class LiveFabric implements AutoCloseable {
     }
 
     /** Starts ibsim on the net file, types the console commands (links taken down after start), then OpenSM until SUBNET UP. */
-    static LiveFabric start(Path dir, NetFile net, List<String> consoleCommands) throws IOException {
+    public static LiveFabric start(Path dir, NetFile net, List<String> consoleCommands) throws IOException {
         requireSimulator();
         Path file = Files.writeString(dir.resolve("topology.net"), net.text());
         ProcessBuilder builder = new ProcessBuilder("ibsim", "-s", file.toString()).directory(dir.toFile())
@@ -63,12 +63,17 @@ final class LiveFabric implements AutoCloseable {
         }
     }
 
+    /** What a process needs in its environment to run the tools through ibsim-run as the host {@code simHost} sees the fabric. */
+    public Map<String, String> environment(String simHost) {
+        return Map.of("IBSIM_SOCKNAME", socket, "SIM_HOST", simHost);
+    }
+
     /** A tool's standard output, run as the host {@code simHost} (an HCA's node description) sees the fabric. */
-    List<String> run(String simHost, String... tool) throws IOException, InterruptedException {
+    public List<String> run(String simHost, String... tool) throws IOException, InterruptedException {
         ProcessBuilder builder = new ProcessBuilder(concat("ibsim-run", tool)).directory(dir.toFile())
                 .redirectError(ProcessBuilder.Redirect.DISCARD);
         builder.environment().remove("LD_PRELOAD");
-        builder.environment().putAll(Map.of("IBSIM_SOCKNAME", socket, "SIM_HOST", simHost));
+        builder.environment().putAll(environment(simHost));
         Process process = builder.start();
         byte[] out = process.getInputStream().readAllBytes();
         if (!process.waitFor(60, TimeUnit.SECONDS)) {

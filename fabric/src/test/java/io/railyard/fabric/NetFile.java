@@ -6,7 +6,7 @@ import java.util.List;
 import java.util.Map;
 
 /** An ibsim topology file written by a test: switches, HCAs and the cables between them, each cable on both ends. */
-final class NetFile {
+public final class NetFile {
     private record Node(String kind, int ports, String description) {}
 
     private final Map<String, Node> nodes = new LinkedHashMap<>();
@@ -14,35 +14,35 @@ final class NetFile {
     private final List<String> counters = new ArrayList<>();
 
     /** A Mellanox-style switch: its description carries the name, as {@code MF0;leaf-01:MQM8700/U1}. */
-    NetFile switchNamed(String name) {
+    public NetFile switchNamed(String name) {
         nodes.put(name, new Node("Switch", 36, "MF0;" + name + ":MQM8700/U1"));
         return this;
     }
 
     /** An HCA {@code "<host> <device>"} with one port. */
-    NetFile hca(String host, String device) {
+    public NetFile hca(String host, String device) {
         nodes.put(host + "-" + device, new Node("Hca", 1, host + " " + device));
         return this;
     }
 
-    NetFile cable(String a, int portA, String b, int portB) {
+    public NetFile cable(String a, int portA, String b, int portB) {
         return cable(a, portA, b, portB, "");
     }
 
     /** A cable; {@code options} such as {@code w=1} (one lane) or {@code e=3} (EDR at most) are set on both ends. */
-    NetFile cable(String a, int portA, String b, int portB, String options) {
+    public NetFile cable(String a, int portA, String b, int portB, String options) {
         ports.computeIfAbsent(a, n -> new ArrayList<>()).add("[" + portA + "]\t\"" + b + "\"[" + portB + "]" + (options.isEmpty() ? "" : "\t" + options));
         ports.computeIfAbsent(b, n -> new ArrayList<>()).add("[" + portB + "]\t\"" + a + "\"[" + portA + "]" + (options.isEmpty() ? "" : "\t" + options));
         return this;
     }
 
-    NetFile counter(String node, int port, String counter, long value) {
+    public NetFile counter(String node, int port, String counter, long value) {
         counters.add("do PerformanceSet \"" + node + "\"[" + port + "] PortCounters." + counter + "=" + value);
         return this;
     }
 
     /** 4X HDR links unless a cable says otherwise. */
-    String text() {
+    public String text() {
         StringBuilder text = new StringBuilder("width=3\nspeed=7\nextspeed=7\n\nswitchguid=0xb8cef60300b00000\ncaguid=0x043f720300f00000\n\n");
         nodes.forEach((id, node) -> {
             text.append("vendid=0x02c9\n").append(node.kind).append('\t').append(node.ports).append(" \"").append(id).append("\"\t\t# \"")
