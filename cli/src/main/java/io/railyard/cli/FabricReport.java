@@ -39,7 +39,7 @@ record FabricReport(Fabric fabric, Topology topology, List<FabricFinding> findin
                 .append("), ").append(fabric.cas().size()).append(" HCAs on ").append(topology.hosts().size()).append(" hosts, ")
                 .append(fabric.cables().size()).append(" links\n\n");
         byRole.entrySet().stream().toList().reversed().forEach(e -> text.append(String.format("  %-6s", e.getKey()))
-                .append(e.getValue().stream().map(Topology.Switch::name).collect(Collectors.joining(" "))).append('\n'));
+                .append(some(e.getValue().stream().map(Topology.Switch::name).toList())).append('\n'));
         text.append('\n');
         for (Topology.Group group : topology.groups()) {
             text.append("  ").append(group.name());
@@ -49,7 +49,7 @@ record FabricReport(Fabric fabric, Topology topology, List<FabricFinding> findin
             if (group.spineGroup() != null) {
                 text.append(" under ").append(group.spineGroup());
             }
-            text.append(": ").append(String.join(" ", group.hosts())).append('\n');
+            text.append(": ").append(some(group.hosts())).append('\n');
         }
         text.append('\n');
         for (FabricFinding finding : findings) {
@@ -61,6 +61,13 @@ record FabricReport(Fabric fabric, Topology topology, List<FabricFinding> findin
         text.append(findings.isEmpty() ? "OK: no findings" : (errors > 0 ? "FAILED: " : "OK with warnings: ") + errors + " errors, "
                 + (findings.size() - errors) + " warnings").append('\n');
         return text.toString();
+    }
+
+    /** The first names of a long list and how many more there are: the JSON output has them all. */
+    private static String some(List<String> names) {
+        int shown = 16;
+        return names.size() <= shown ? String.join(" ", names)
+                : String.join(" ", names.subList(0, shown)) + " ... (" + (names.size() - shown) + " more)";
     }
 
     /** A map in the order given, keeping nulls out. */

@@ -13,6 +13,16 @@ public record Cable(End a, End b, String width, String speed, String evidence) {
     /** One end of a cable: a node's port. */
     public record End(Guid node, int port) implements Comparable<End> {
         @Override
+        public boolean equals(Object other) {
+            return other instanceof End end && end.port == port && end.node.equals(node);
+        }
+
+        @Override
+        public int hashCode() {
+            return node.hashCode() * 31 + port;
+        }
+
+        @Override
         public int compareTo(End other) {
             int byNode = node.compareTo(other.node);
             return byNode != 0 ? byNode : Integer.compare(port, other.port);

@@ -2,20 +2,53 @@ package io.railyard.fabric;
 
 import java.util.ArrayList;
 import java.util.Comparator;
-import java.util.LinkedHashMap;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
-/**
- * The fabric as one discovery saw it: switches and HCAs by GUID, and the cables between their ports.
- *
- * @param portGuids HCA port GUIDs (which ibqueryerrors and iblinkinfo print) to the HCA's node GUID
- */
-public record Fabric(Map<Guid, FabricNode> nodes, List<Cable> cables, Map<Guid, Guid> portGuids) {
-    public Fabric {
-        nodes = Map.copyOf(nodes);
-        cables = List.copyOf(cables);
-        portGuids = Map.copyOf(portGuids);
+/** The fabric as one discovery saw it: switches and HCAs by GUID, and the cables between their ports. */
+public final class Fabric {
+    private final Map<Guid, FabricNode> nodes;
+    private final List<Cable> cables;
+    private final Map<Guid, Guid> portGuids;
+    private final List<FabricNode> switches;
+    private final List<FabricNode> cas;
+    private final Map<Guid, List<Cable>> cablesByNode = new HashMap<>();
+
+    /** @param portGuids HCA port GUIDs (which ibqueryerrors and iblinkinfo print) to the HCA's node GUID */
+    public Fabric(Map<Guid, FabricNode> nodes, List<Cable> cables, Map<Guid, Guid> portGuids) {
+        this.nodes = Map.copyOf(nodes);
+        this.cables = List.copyOf(cables);
+        this.portGuids = Map.copyOf(portGuids);
+        this.switches = sorted(true);
+        this.cas = sorted(false);
+        for (Cable cable : cables) {
+            cablesByNode.computeIfAbsent(cable.a().node(), g -> new ArrayList<>()).add(cable);
+            cablesByNode.computeIfAbsent(cable.b().node(), g -> new ArrayList<>()).add(cable);
+        }
+        cablesByNode.forEach((guid, list) -> list.sort(Comparator.comparingInt(c -> c.endOf(guid).port())));
+    }
+
+    public Map<Guid, FabricNode> nodes() {
+        return nodes;
+    }
+
+    public List<Cable> cables() {
+        return cables;
+    }
+
+    /** Switches by description, then GUID. */
+    public List<FabricNode> switches() {
+        return switches;
+    }
+
+    /** HCAs by description, then GUID. */
+    public List<FabricNode> cas() {
+        return cas;
+    }
+
+    public FabricNode node(Guid guid) {
+        return nodes.get(guid);
     }
 
     /** The node a GUID names: a node GUID, or an HCA's port GUID. */
@@ -24,31 +57,31 @@ public record Fabric(Map<Guid, FabricNode> nodes, List<Cable> cables, Map<Guid, 
         return node != null ? node : nodes.get(portGuids.get(guid));
     }
 
-    public List<FabricNode> switches() {
-        return sorted(true);
+    /** A node's cables in port order; none for a node the fabric does not have. */
+    public List<Cable> cablesOf(Guid node) {
+        return cablesByNode.getOrDefault(node, List.of());
     }
 
-    public List<FabricNode> cas() {
-        return sorted(false);
-    }
-
-    public FabricNode node(Guid guid) {
-        return nodes.get(guid);
-    }
-
-    /** Cables by node, each node's in port order. */
-    public Map<Guid, List<Cable>> cablesByNode() {
-        Map<Guid, List<Cable>> byNode = new LinkedHashMap<>();
-        for (Cable cable : cables) {
-            byNode.computeIfAbsent(cable.a().node(), g -> new ArrayList<>()).add(cable);
-            byNode.computeIfAbsent(cable.b().node(), g -> new ArrayList<>()).add(cable);
+    /** The node at the other end of each of this node's cables that is a switch, in port order. */
+    public List<FabricNode> switchNeighbours(Guid node) {
+        List<FabricNode> neighbours = new ArrayList<>();
+        for (Cable cable : cablesOf(node)) {
+            FabricNode peer = nodes.get(cable.peerOf(node).node());
+            if (peer != null && peer.isSwitch()) {
+                neighbours.add(peer);
+            }
         }
-        byNode.forEach((guid, list) -> list.sort(Comparator.comparingInt(c -> c.endOf(guid).port())));
-        return byNode;
+        return neighbours;
     }
 
-    private List<FabricNode> sorted(boolean switches) {
-        return nodes.values().stream().filter(n -> n.isSwitch() == switches)
-                .sorted(Comparator.comparing(FabricNode::description).thenComparing(FabricNode::guid)).toList();
+    private List<FabricNode> sorted(boolean wantSwitches) {
+        List<FabricNode> list = new ArrayList<>();
+        for (FabricNode node : nodes.values()) {
+            if (node.isSwitch() == wantSwitches) {
+                list.add(node);
+            }
+        }
+        list.sort(Comparator.comparing(FabricNode::description).thenComparing(FabricNode::guid));
+        return List.copyOf(list);
     }
 }

@@ -100,12 +100,11 @@ public final class FabricHealth {
     }
 
     private void uplinkAsymmetry() {
-        Map<Guid, List<Cable>> cables = fabric.cablesByNode();
         Map<Integer, List<Topology.Switch>> byTier = topology.switches().stream().collect(Collectors.groupingBy(Topology.Switch::tier));
         for (List<Topology.Switch> tier : byTier.values()) {
             Map<Topology.Switch, Long> uplinks = new LinkedHashMap<>();
             for (Topology.Switch sw : tier) {
-                uplinks.put(sw, cables.getOrDefault(sw.guid(), List.of()).stream().map(c -> switches.get(c.peerOf(sw.guid()).node()))
+                uplinks.put(sw, fabric.cablesOf(sw.guid()).stream().map(c -> switches.get(c.peerOf(sw.guid()).node()))
                         .filter(peer -> peer != null && peer.tier() == sw.tier() + 1).count());
             }
             if (uplinks.size() < 2 || uplinks.values().stream().allMatch(n -> n == 0)) {
@@ -126,7 +125,6 @@ public final class FabricHealth {
 
     /** A switch port down is a finding when most switches of its role use that port: unused ports are down too. */
     private void portsDown(List<LinkState> links) {
-        Map<Guid, List<Cable>> cables = fabric.cablesByNode();
         Map<Topology.Role, List<Topology.Switch>> byRole = topology.switches().stream().collect(Collectors.groupingBy(Topology.Switch::role));
         for (LinkState link : links) {
             Topology.Switch sw = switches.get(link.guid());
@@ -134,7 +132,7 @@ public final class FabricHealth {
                 continue;
             }
             List<Topology.Switch> peers = byRole.get(sw.role()).stream().filter(p -> p != sw).toList();
-            long using = peers.stream().filter(p -> cables.getOrDefault(p.guid(), List.of()).stream()
+            long using = peers.stream().filter(p -> fabric.cablesOf(p.guid()).stream()
                     .anyMatch(c -> c.endOf(p.guid()).port() == link.port())).count();
             if (peers.isEmpty() || using * 2 < peers.size()) {
                 continue;
@@ -159,7 +157,7 @@ public final class FabricHealth {
             boolean integrity = beyond.keySet().stream().anyMatch(ErrorThresholds::linkIntegrity);
             FabricNode node = fabric.nodeOrPort(port.guid());
             String where = node == null ? port.description() + " port " + port.port() : describe(new Cable.End(node.guid(), port.port()));
-            String peer = node == null ? "" : fabric.cables().stream()
+            String peer = node == null ? "" : fabric.cablesOf(node.guid()).stream()
                     .filter(c -> c.touches(node.guid()) && c.endOf(node.guid()).port() == port.port()).findFirst().map(c -> " (to " + describe(c.peerOf(node.guid())) + ")").orElse("");
             findings.add(new FabricFinding("port-errors", integrity ? Severity.error : Severity.warning,
                     where + peer + ": " + beyond.entrySet().stream().map(e -> e.getKey() + "=" + e.getValue()).collect(Collectors.joining(", ")),

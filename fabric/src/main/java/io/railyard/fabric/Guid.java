@@ -11,6 +11,18 @@ public record Guid(long value) implements Comparable<Guid> {
         return new Guid(Long.parseUnsignedLong(hex, 16));
     }
 
+    // Written out: the generated record methods go through method handles, slow before the JIT has run, and a large
+    // fabric hashes GUIDs a few hundred thousand times in a command that runs once.
+    @Override
+    public boolean equals(Object other) {
+        return other instanceof Guid guid && guid.value == value;
+    }
+
+    @Override
+    public int hashCode() {
+        return Long.hashCode(value);
+    }
+
     @Override
     public int compareTo(Guid other) {
         return Long.compareUnsigned(value, other.value);

@@ -4,81 +4,66 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
-/** Reads {@code ibnetdiscover} output, plain, {@code -g} (grouped) or {@code -p} (one line per port), into a {@link Fabric}. */
+/**
+ * Reads {@code ibnetdiscover} output, plain, {@code -g} (grouped) or {@code -p} (one line per port), into a {@link Fabric}.
+ * Record lines are read by hand rather than by regular expressions: a large fabric prints a hundred thousand of them, and
+ * the command runs once, before the JIT would make patterns fast.
+ */
 public final class IbNetDiscover {
-    private static final Pattern NODE_GUID = Pattern.compile("^(?:switchguid|caguid|rtguid)=0x([0-9a-fA-F]+)");
-    private static final Pattern HEADER = Pattern.compile("^(Switch|Ca|Rt)\\s+(\\d+)\\s+\"([^\"]+)\"\\s*#\\s*\"(.*)\"(.*)$");
-    private static final Pattern PORT = Pattern.compile(
-            "^\\[(\\d+)\\](?:\\(([0-9a-fA-F]+)\\))?\\s*\"([^\"]+)\"\\[(\\d+)\\](?:\\(([0-9a-fA-F]+)\\))?\\s*#?(.*)$");
-    private static final Pattern LID = Pattern.compile("lid (\\d+)");
-    private static final Pattern RATE = Pattern.compile("(\\d+)x(\\w+)\\s*$", Pattern.CASE_INSENSITIVE);
     private static final Pattern PORT_LINE = Pattern.compile(
             "^(CA|SW|RT)\\s+(\\d+)\\s+(\\d+)\\s+0x([0-9a-fA-F]+)\\s+(\\d+)x\\s+(\\S+)\\s+-\\s+(CA|SW|RT)\\s+(\\d+)\\s+(\\d+)\\s+0x([0-9a-fA-F]+)"
                     + "\\s+\\(\\s*'(.*)'\\s+-\\s+'(.*)'\\s*\\)\\s*$");
+
+    private record PendingPort(String nodeId, int port, String peerId, int peerPort, String width, String speed, String line) {}
 
     private IbNetDiscover() {}
 
     /** The fabric in this output; lines that are neither records nor ports are skipped. */
     public static Fabric parse(List<String> lines) {
-        boolean portsForm = lines.stream().anyMatch(line -> PORT_LINE.matcher(line).find());
-        Fabric fabric = portsForm ? parsePorts(lines) : parseRecords(lines);
+        Fabric fabric = isPortsForm(lines) ? parsePorts(lines) : parseRecords(lines);
         if (fabric.nodes().isEmpty()) {
             throw new FabricInputException("no Switch or Ca record found: this is not ibnetdiscover output");
         }
         return fabric;
     }
 
+    /** {@code -p} output is port lines from the first line on; the record form starts with comments and {@code vendid=}. */
+    private static boolean isPortsForm(List<String> lines) {
+        return lines.stream().filter(line -> !line.isBlank() && !line.startsWith("#")).limit(20)
+                .anyMatch(line -> PORT_LINE.matcher(line).find());
+    }
+
     private static Fabric parseRecords(List<String> lines) {
         Map<String, FabricNode> byId = new LinkedHashMap<>();
         Map<Guid, Guid> portGuids = new HashMap<>();
-        record PendingPort(String nodeId, int port, String peerId, int peerPort, String width, String speed, String line) {}
         List<PendingPort> pending = new ArrayList<>();
         Guid declaredGuid = null;
         String currentId = null;
         for (String line : lines) {
-            Matcher guid = NODE_GUID.matcher(line);
-            if (guid.find()) {
-                declaredGuid = Guid.parse(guid.group(1));
-                continue;
-            }
-            Matcher header = HEADER.matcher(line);
-            if (header.find()) {
-                currentId = header.group(3);
-                Guid nodeGuid = declaredGuid != null ? declaredGuid : guidOfId(currentId);
-                FabricNode.Type type = header.group(1).equals("Switch") ? FabricNode.Type.SWITCH : FabricNode.Type.CA;
-                Matcher lid = LID.matcher(header.group(5));
-                byId.put(currentId, new FabricNode(nodeGuid, type, header.group(4), Integer.parseInt(header.group(2)),
-                        lid.find() ? Integer.parseInt(lid.group(1)) : 0, line.strip()));
-                declaredGuid = null;
-                continue;
-            }
-            Matcher port = PORT.matcher(line);
-            if (port.find() && currentId != null) {
-                FabricNode node = byId.get(currentId);
-                String comment = port.group(6);
-                if (!node.isSwitch()) {
-                    if (port.group(2) != null) {
-                        portGuids.put(Guid.parse(port.group(2)), node.guid());
-                    }
-                    Matcher ownLid = LID.matcher(comment);
-                    if (node.lid() == 0 && ownLid.find()) {
-                        byId.put(currentId, new FabricNode(node.guid(), node.type(), node.description(), node.ports(),
-                                Integer.parseInt(ownLid.group(1)), node.evidence()));
-                    }
+            if (line.startsWith("switchguid=0x") || line.startsWith("caguid=0x") || line.startsWith("rtguid=0x")) {
+                declaredGuid = Guid.parse(hexAt(line, line.indexOf("0x") + 2));
+            } else if (line.startsWith("Switch") || line.startsWith("Ca") || line.startsWith("Rt")) {
+                FabricNode node = header(line, declaredGuid);
+                if (node != null) {
+                    currentId = quoted(line, 0);
+                    byId.put(currentId, node);
+                    declaredGuid = null;
                 }
-                Matcher rate = RATE.matcher(comment);
-                boolean hasRate = rate.find();
-                pending.add(new PendingPort(currentId, Integer.parseInt(port.group(1)), port.group(3), Integer.parseInt(port.group(4)),
-                        hasRate ? rate.group(1) + "X" : "", hasRate ? rate.group(2).toUpperCase() : "", line.strip()));
+            } else if (line.startsWith("[") && currentId != null) {
+                PendingPort port = port(line, currentId, byId, portGuids);
+                if (port != null) {
+                    pending.add(port);
+                }
             }
         }
         Map<String, Guid> guidById = new HashMap<>();
         byId.forEach((id, node) -> guidById.put(id, node.guid()));
-        Map<Cable, Cable> cables = new LinkedHashMap<>();
+        Map<List<Cable.End>, Cable> cables = new LinkedHashMap<>();
         for (PendingPort port : pending) {
             Guid peer = guidById.computeIfAbsent(port.peerId, IbNetDiscover::guidOfId);
             Cable cable = new Cable(new Cable.End(guidById.get(port.nodeId), port.port), new Cable.End(peer, port.peerPort),
@@ -90,9 +75,64 @@ public final class IbNetDiscover {
         return new Fabric(nodes, List.copyOf(cables.values()), portGuids);
     }
 
+    /** {@code Switch 40 "S-b8cef60300a1b205"  # "MF0;leaf-04:MQM8700/U1" enhanced port 0 lid 9 lmc 0}; null if it is not one. */
+    private static FabricNode header(String line, Guid declaredGuid) {
+        int space = indexOfWhitespace(line, 0);
+        String type = space < 0 ? "" : line.substring(0, space);
+        int firstQuote = line.indexOf('"');
+        int hash = line.indexOf('#', firstQuote + 1);
+        String id = quoted(line, 0);
+        String description = hash < 0 ? null : quoted(line, hash);
+        if (!(type.equals("Switch") || type.equals("Ca") || type.equals("Rt")) || id == null || description == null) {
+            return null;
+        }
+        int ports = parseIntOr(line.substring(space, firstQuote).strip(), 0);
+        String rest = line.substring(line.indexOf('"', line.indexOf('"', hash) + 1) + 1);
+        return new FabricNode(declaredGuid != null ? declaredGuid : guidOfId(id), type.equals("Switch") ? FabricNode.Type.SWITCH : FabricNode.Type.CA,
+                description, ports, lidAfter(rest, 0), line.strip());
+    }
+
+    /**
+     * A port line: {@code [1]  "H-043f720300e1a012"[1](43f720300e1a013)  # "gpu-node-05 mlx5_1" lid 16 4xHDR} in a switch
+     * record, {@code [1](43f720300e1a013)  "S-b8cef60300a1b205"[1]  # lid 16 lmc 0 "MF0;leaf-04:MQM8700/U1" lid 9 4xHDR}
+     * in an HCA's. The HCA's own LID and port GUID are taken from its record.
+     */
+    private static PendingPort port(String line, String currentId, Map<String, FabricNode> byId, Map<Guid, Guid> portGuids) {
+        int close = line.indexOf(']');
+        int port = close < 0 ? -1 : parseIntOr(line.substring(1, close), -1);
+        String ownPortGuid = close + 1 < line.length() && line.charAt(close + 1) == '(' ? hexAt(line, close + 2) : null;
+        int idStart = line.indexOf('"', close);
+        int idEnd = idStart < 0 ? -1 : line.indexOf('"', idStart + 1);
+        if (port < 0 || idEnd < 0 || idEnd + 1 >= line.length() || line.charAt(idEnd + 1) != '[') {
+            return null;
+        }
+        int peerClose = line.indexOf(']', idEnd);
+        int peerPort = peerClose < 0 ? -1 : parseIntOr(line.substring(idEnd + 2, peerClose), -1);
+        if (peerPort < 0) {
+            return null;
+        }
+        int hash = line.indexOf('#', peerClose);
+        String comment = hash < 0 ? "" : line.substring(hash + 1);
+        FabricNode node = byId.get(currentId);
+        if (!node.isSwitch()) {
+            if (ownPortGuid != null) {
+                portGuids.put(Guid.parse(ownPortGuid), node.guid());
+            }
+            int ownLid = lidAfter(comment, 0);
+            if (node.lid() == 0 && ownLid > 0 && comment.stripLeading().startsWith("lid ")) {
+                byId.put(currentId, new FabricNode(node.guid(), node.type(), node.description(), node.ports(), ownLid, node.evidence()));
+            }
+        }
+        String rate = lastWord(comment);
+        int x = rate.indexOf('x');
+        boolean hasRate = x > 0 && rate.substring(0, x).chars().allMatch(Character::isDigit) && x + 1 < rate.length();
+        return new PendingPort(currentId, port, line.substring(idStart + 1, idEnd), peerPort, hasRate ? rate.substring(0, x) + "X" : "",
+                hasRate ? rate.substring(x + 1).toUpperCase(Locale.ROOT) : "", line.strip());
+    }
+
     private static Fabric parsePorts(List<String> lines) {
         Map<Guid, FabricNode> nodes = new LinkedHashMap<>();
-        Map<Cable, Cable> cables = new LinkedHashMap<>();
+        Map<List<Cable.End>, Cable> cables = new LinkedHashMap<>();
         for (String line : lines) {
             Matcher port = PORT_LINE.matcher(line);
             if (!port.find()) {
@@ -101,7 +141,7 @@ public final class IbNetDiscover {
             FabricNode a = portNode(nodes, port.group(1), port.group(2), port.group(3), port.group(4), port.group(11), line);
             FabricNode b = portNode(nodes, port.group(7), port.group(8), port.group(9), port.group(10), port.group(12), line);
             Cable cable = new Cable(new Cable.End(a.guid(), Integer.parseInt(port.group(3))), new Cable.End(b.guid(), Integer.parseInt(port.group(9))),
-                    port.group(5) + "X", port.group(6).toUpperCase(), line.strip()).normalized();
+                    port.group(5) + "X", port.group(6).toUpperCase(Locale.ROOT), line.strip()).normalized();
             cables.putIfAbsent(key(cable), cable);
         }
         return new Fabric(nodes, List.copyOf(cables.values()), Map.of());
@@ -120,8 +160,8 @@ public final class IbNetDiscover {
     }
 
     /** A cable's identity is its two ends; width, speed and the line that showed it are not. */
-    private static Cable key(Cable cable) {
-        return new Cable(cable.a(), cable.b(), "", "", "");
+    private static List<Cable.End> key(Cable cable) {
+        return List.of(cable.a(), cable.b());
     }
 
     /** ibnetdiscover names nodes {@code S-<guid>}, {@code H-<guid>} or {@code R-<guid>}. */
@@ -131,6 +171,58 @@ public final class IbNetDiscover {
             return Guid.parse(dash >= 0 ? id.substring(dash + 1) : id);
         } catch (IllegalArgumentException e) {
             throw new FabricInputException("node id \"" + id + "\" has no GUID and no switchguid=/caguid= line before it");
+        }
+    }
+
+    /** The text between the first pair of double quotes at or after {@code from}, or null. */
+    private static String quoted(String line, int from) {
+        int open = line.indexOf('"', from);
+        int close = open < 0 ? -1 : line.indexOf('"', open + 1);
+        return close < 0 ? null : line.substring(open + 1, close);
+    }
+
+    private static String hexAt(String line, int from) {
+        int end = from;
+        while (end < line.length() && Character.digit(line.charAt(end), 16) >= 0) {
+            end++;
+        }
+        return line.substring(from, end);
+    }
+
+    /** The number after the first {@code lid } at or after {@code from}, or 0. */
+    private static int lidAfter(String text, int from) {
+        int at = text.indexOf("lid ", from);
+        if (at < 0) {
+            return 0;
+        }
+        int start = at + 4;
+        int end = start;
+        while (end < text.length() && Character.isDigit(text.charAt(end))) {
+            end++;
+        }
+        return end == start ? 0 : Integer.parseInt(text.substring(start, end));
+    }
+
+    private static String lastWord(String text) {
+        String stripped = text.stripTrailing();
+        int space = Math.max(stripped.lastIndexOf(' '), stripped.lastIndexOf('\t'));
+        return stripped.substring(space + 1);
+    }
+
+    private static int indexOfWhitespace(String text, int from) {
+        for (int i = from; i < text.length(); i++) {
+            if (Character.isWhitespace(text.charAt(i))) {
+                return i;
+            }
+        }
+        return -1;
+    }
+
+    private static int parseIntOr(String text, int otherwise) {
+        try {
+            return Integer.parseInt(text.strip());
+        } catch (NumberFormatException e) {
+            return otherwise;
         }
     }
 }

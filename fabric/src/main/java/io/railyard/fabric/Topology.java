@@ -48,52 +48,69 @@ public record Topology(List<Switch> switches, List<Host> hosts, List<Group> grou
 
     /** The topology of this fabric; {@code nodeNames} maps hosts to Kubernetes node names where they differ. */
     public static Topology of(Fabric fabric, Map<String, String> nodeNames) {
-        Map<Guid, List<Cable>> cables = fabric.cablesByNode();
         Map<Guid, String> names = SwitchNames.of(fabric.switches());
-        Map<Guid, Integer> tiers = tiers(fabric, cables);
-        List<Switch> switches = fabric.switches().stream()
-                .map(s -> new Switch(s.guid(), names.get(s.guid()), tiers.getOrDefault(s.guid(), 0), role(tiers.getOrDefault(s.guid(), 0)),
-                        s.ports(), s.description()))
-                .sorted(Comparator.comparingInt(Switch::tier).thenComparing(Switch::name)).toList();
+        Map<Guid, Integer> tiers = tiers(fabric);
+        List<Switch> switches = new ArrayList<>();
+        for (FabricNode s : fabric.switches()) {
+            int tier = tiers.getOrDefault(s.guid(), 0);
+            switches.add(new Switch(s.guid(), names.get(s.guid()), tier, role(tier), s.ports(), s.description()));
+        }
+        switches.sort(Comparator.comparingInt(Switch::tier).thenComparing(Switch::name));
 
         Map<String, List<Hca>> hcasByHost = new TreeMap<>();
         for (FabricNode ca : fabric.cas()) {
-            String leaf = cables.getOrDefault(ca.guid(), List.of()).stream()
-                    .map(c -> fabric.node(c.peerOf(ca.guid()).node())).filter(n -> n != null && n.isSwitch())
-                    .map(n -> names.get(n.guid())).findFirst().orElse(null);
+            List<FabricNode> leaves = fabric.switchNeighbours(ca.guid());
+            String leaf = leaves.isEmpty() ? null : names.get(leaves.getFirst().guid());
             hcasByHost.computeIfAbsent(ca.host(), h -> new ArrayList<>()).add(new Hca(ca.device(), ca.guid(), ca.lid(), leaf));
         }
         hcasByHost.values().forEach(list -> list.sort(Comparator.comparing(Hca::name)));
 
         Unions leafUnions = new Unions();
-        switches.stream().filter(s -> s.role == Role.leaf).forEach(s -> leafUnions.joinAll(List.of(s.name)));
-        hcasByHost.values().forEach(hcas -> leafUnions.joinAll(hcas.stream().map(Hca::leaf).filter(l -> l != null).toList()));
         Unions spineUnions = new Unions();
-        switches.stream().filter(s -> s.role == Role.spine).forEach(s -> spineUnions.joinAll(List.of(s.name)));
-        Map<String, List<String>> uplinks = uplinks(fabric, cables, names, tiers);
-        switches.stream().filter(s -> s.role == Role.leaf).forEach(s -> spineUnions.joinAll(uplinks.get(s.name)));
+        Map<String, List<String>> uplinks = uplinks(fabric, names, tiers);
+        for (Switch s : switches) {
+            if (s.role == Role.leaf) {
+                leafUnions.joinAll(List.of(s.name));
+                spineUnions.joinAll(uplinks.get(s.name));
+            } else if (s.role == Role.spine) {
+                spineUnions.joinAll(List.of(s.name));
+            }
+        }
+        Map<String, List<String>> leavesByHost = new LinkedHashMap<>();
+        hcasByHost.forEach((host, hcas) -> {
+            List<String> leaves = hcas.stream().map(Hca::leaf).filter(l -> l != null).distinct().toList();
+            leavesByHost.put(host, leaves);
+            leafUnions.joinAll(leaves);
+        });
 
         List<SpineGroup> spineGroups = spineUnions.sets().stream().map(spines -> new SpineGroup(groupName("spines", spines), spines)).toList();
         Map<String, String> spineGroupOf = new HashMap<>();
         spineGroups.forEach(g -> g.spines.forEach(s -> spineGroupOf.put(s, g.name)));
 
         Map<String, String> groupOfLeaf = new HashMap<>();
-        List<Group> groups = new ArrayList<>();
-        for (List<String> leaves : leafUnions.sets()) {
+        Map<String, List<String>> hostsByGroup = new HashMap<>();
+        List<List<String>> leafSets = leafUnions.sets();
+        for (List<String> leaves : leafSets) {
             String name = groupName("rails", leaves);
             leaves.forEach(l -> groupOfLeaf.put(l, name));
-            List<String> hosts = hcasByHost.entrySet().stream()
-                    .filter(e -> e.getValue().stream().anyMatch(h -> leaves.contains(h.leaf()))).map(Map.Entry::getKey).toList();
+            hostsByGroup.put(name, new ArrayList<>());
+        }
+        List<Host> hosts = new ArrayList<>();
+        leavesByHost.forEach((host, leaves) -> {
+            String group = leaves.isEmpty() ? null : groupOfLeaf.get(leaves.getFirst());
+            if (group != null) {
+                hostsByGroup.get(group).add(host);
+            }
+            hosts.add(new Host(host, nodeNames.getOrDefault(host, host), List.copyOf(hcasByHost.get(host)), leaves, group));
+        });
+        List<Group> groups = new ArrayList<>();
+        for (List<String> leaves : leafSets) {
+            String name = groupOfLeaf.get(leaves.getFirst());
             String spineGroup = leaves.stream().flatMap(l -> uplinks.getOrDefault(l, List.of()).stream()).map(spineGroupOf::get)
                     .filter(g -> g != null).findFirst().orElse(null);
-            groups.add(new Group(name, leaves, hosts, spineGroup));
+            groups.add(new Group(name, leaves, List.copyOf(hostsByGroup.get(name)), spineGroup));
         }
-        List<Host> hosts = hcasByHost.entrySet().stream().map(e -> {
-            List<String> leaves = e.getValue().stream().map(Hca::leaf).filter(l -> l != null).distinct().toList();
-            return new Host(e.getKey(), nodeNames.getOrDefault(e.getKey(), e.getKey()), List.copyOf(e.getValue()), leaves,
-                    leaves.isEmpty() ? null : groupOfLeaf.get(leaves.getFirst()));
-        }).toList();
-        return new Topology(switches, hosts, List.copyOf(groups), spineGroups);
+        return new Topology(List.copyOf(switches), List.copyOf(hosts), List.copyOf(groups), spineGroups);
     }
 
     /** A group of one is named after its member; a larger one after its first member, with a prefix saying what it is. */
@@ -106,25 +123,25 @@ public record Topology(List<Switch> switches, List<Host> hosts, List<Group> grou
     }
 
     /** Tier 1 for switches with an HCA, then one more per hop away from the nearest leaf (breadth first over switch links). */
-    private static Map<Guid, Integer> tiers(Fabric fabric, Map<Guid, List<Cable>> cables) {
+    private static Map<Guid, Integer> tiers(Fabric fabric) {
         Map<Guid, Integer> tiers = new HashMap<>();
         Deque<Guid> queue = new ArrayDeque<>();
         for (FabricNode sw : fabric.switches()) {
-            boolean leaf = cables.getOrDefault(sw.guid(), List.of()).stream()
-                    .map(c -> fabric.node(c.peerOf(sw.guid()).node())).anyMatch(n -> n != null && !n.isSwitch());
-            if (leaf) {
-                tiers.put(sw.guid(), 1);
-                queue.add(sw.guid());
+            for (Cable cable : fabric.cablesOf(sw.guid())) {
+                FabricNode peer = fabric.node(cable.peerOf(sw.guid()).node());
+                if (peer != null && !peer.isSwitch()) {
+                    tiers.put(sw.guid(), 1);
+                    queue.add(sw.guid());
+                    break;
+                }
             }
         }
         while (!queue.isEmpty()) {
             Guid sw = queue.poll();
-            for (Cable cable : cables.getOrDefault(sw, List.of())) {
-                Guid peer = cable.peerOf(sw).node();
-                FabricNode node = fabric.node(peer);
-                if (node != null && node.isSwitch() && !tiers.containsKey(peer)) {
-                    tiers.put(peer, tiers.get(sw) + 1);
-                    queue.add(peer);
+            for (FabricNode peer : fabric.switchNeighbours(sw)) {
+                if (!tiers.containsKey(peer.guid())) {
+                    tiers.put(peer.guid(), tiers.get(sw) + 1);
+                    queue.add(peer.guid());
                 }
             }
         }
@@ -132,13 +149,17 @@ public record Topology(List<Switch> switches, List<Host> hosts, List<Group> grou
     }
 
     /** Each switch's distinct neighbours one tier up, by name. */
-    static Map<String, List<String>> uplinks(Fabric fabric, Map<Guid, List<Cable>> cables, Map<Guid, String> names, Map<Guid, Integer> tiers) {
-        Map<String, List<String>> uplinks = new LinkedHashMap<>();
+    private static Map<String, List<String>> uplinks(Fabric fabric, Map<Guid, String> names, Map<Guid, Integer> tiers) {
+        Map<String, List<String>> uplinks = new HashMap<>();
         for (FabricNode sw : fabric.switches()) {
             int tier = tiers.getOrDefault(sw.guid(), 0);
-            List<String> up = cables.getOrDefault(sw.guid(), List.of()).stream().map(c -> c.peerOf(sw.guid()).node())
-                    .filter(peer -> tiers.getOrDefault(peer, 0) == tier + 1).map(names::get).distinct().sorted().toList();
-            uplinks.put(names.get(sw.guid()), up);
+            Set<String> up = new TreeSet<>();
+            for (FabricNode peer : fabric.switchNeighbours(sw.guid())) {
+                if (tiers.getOrDefault(peer.guid(), 0) == tier + 1) {
+                    up.add(names.get(peer.guid()));
+                }
+            }
+            uplinks.put(names.get(sw.guid()), List.copyOf(up));
         }
         return uplinks;
     }

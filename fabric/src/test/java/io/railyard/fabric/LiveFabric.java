@@ -8,6 +8,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
@@ -37,7 +38,7 @@ public final class LiveFabric implements AutoCloseable {
     public static LiveFabric start(Path dir, NetFile net, List<String> consoleCommands) throws IOException {
         requireSimulator();
         Path file = Files.writeString(dir.resolve("topology.net"), net.text());
-        ProcessBuilder builder = new ProcessBuilder("ibsim", "-s", file.toString()).directory(dir.toFile())
+        ProcessBuilder builder = new ProcessBuilder(tool("ibsim").toString(), "-s", file.toString()).directory(dir.toFile())
                 .redirectErrorStream(true).redirectOutput(dir.resolve("ibsim.log").toFile());
         String socket = "railyard-it-" + UUID.randomUUID().toString().substring(0, 8);
         builder.environment().put("IBSIM_SOCKNAME", socket);
@@ -50,7 +51,7 @@ public final class LiveFabric implements AutoCloseable {
                 console.flush();
             }
             // -d2 flushes the log after each message: without it SUBNET UP is written only when OpenSM exits.
-            ProcessBuilder sm = new ProcessBuilder("opensm", "-d2", "-f", dir.resolve("opensm.log").toString()).directory(dir.toFile())
+            ProcessBuilder sm = new ProcessBuilder(tool("opensm").toString(), "-d2", "-f", dir.resolve("opensm.log").toString()).directory(dir.toFile())
                     .redirectErrorStream(true).redirectOutput(dir.resolve("opensm.stdout").toFile());
             sm.environment().putAll(Map.of("IBSIM_SOCKNAME", started.socket, "OSM_TMP_DIR", dir.toString(), "OSM_CACHE_DIR", dir.toString(),
                     "LD_PRELOAD", UMAD2SIM.toString()));
@@ -70,7 +71,9 @@ public final class LiveFabric implements AutoCloseable {
 
     /** A tool's standard output, run as the host {@code simHost} (an HCA's node description) sees the fabric. */
     public List<String> run(String simHost, String... tool) throws IOException, InterruptedException {
-        ProcessBuilder builder = new ProcessBuilder(concat("ibsim-run", tool)).directory(dir.toFile())
+        String[] command = concat(tool("ibsim-run").toString(), tool);
+        command[1] = tool(tool[0]).toString();
+        ProcessBuilder builder = new ProcessBuilder(command).directory(dir.toFile())
                 .redirectError(ProcessBuilder.Redirect.DISCARD);
         builder.environment().remove("LD_PRELOAD");
         builder.environment().putAll(environment(simHost));
@@ -126,10 +129,17 @@ public final class LiveFabric implements AutoCloseable {
         return all;
     }
 
+    /** A tool on PATH or in the sbin directories Debian puts OpenSM and infiniband-diags in (a user's PATH may lack them). */
+    private static Path tool(String name) {
+        List<String> dirs = new ArrayList<>(List.of(System.getenv().getOrDefault("PATH", "").split(":")));
+        dirs.addAll(List.of("/usr/sbin", "/sbin", "/usr/bin"));
+        return dirs.stream().filter(d -> !d.isEmpty()).map(d -> Path.of(d, name)).filter(Files::isExecutable).findFirst().orElse(Path.of(name));
+    }
+
     /** ibsim, OpenSM and infiniband-diags are Debian packages .ci/run installs: required under CI, skipped elsewhere. */
     private static void requireSimulator() {
         boolean present = Files.isReadable(UMAD2SIM) && List.of("ibsim", "ibsim-run", "opensm", "ibnetdiscover").stream()
-                .allMatch(tool -> List.of("/usr/bin", "/usr/sbin", "/bin", "/sbin").stream().anyMatch(d -> Files.isExecutable(Path.of(d, tool))));
+                .allMatch(name -> tool(name).isAbsolute());
         String message = "ibsim-utils, libumad2sim0, opensm and infiniband-diags are not installed (.ci/run installs them with apt-get)";
         if (!present && System.getenv("RAILYARD_CI") != null) {
             Assertions.fail(message);
