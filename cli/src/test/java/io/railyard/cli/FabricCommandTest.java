@@ -12,6 +12,7 @@ import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.NodeBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.server.mock.EnableKubernetesMockClient;
+import io.railyard.fabric.SchedulerObjects;
 import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -159,6 +160,14 @@ class FabricCommandTest {
             assertThat(run.exitCode()).as(String.join(" ", args)).isEqualTo(2);
             assertThat(run.err().lines()).as(String.join(" ", args)).singleElement().asString().startsWith("fabric: ").doesNotContain("Exception");
         }
+    }
+
+    @Test
+    void theTopologyExampleOrdersRanksByTheLabelsFabricWrites() throws Exception {
+        JsonNode job = YAML.readTree(Path.of(System.getProperty("railyard.repo", "..")).resolve("examples/trainingjobs/topology.yaml").toFile());
+
+        assertThat(job.path("spec").path("scheduling").path("topologyKeys")).extracting(JsonNode::asText)
+                .containsExactly(SchedulerObjects.SPINE_GROUP_LABEL, SchedulerObjects.LEAF_LABEL);
     }
 
     private static Schema crdSchema(String file) throws Exception {
