@@ -61,6 +61,9 @@ final class AgentCommand implements Callable<Integer> {
     @Option(names = "--no-kubernetes", description = "Do not label the node through the Kubernetes API.")
     boolean noKubernetes;
 
+    @Option(names = "--no-device-plugin", description = "Do not serve the kubelet's device plugin API: node labels, /metrics and /healthz only.")
+    boolean noDevicePlugin;
+
     @Override
     public Integer call() throws Exception {
         if (System.getenv("RAILYARD_LOG_LEVEL") == null) {
@@ -77,22 +80,29 @@ final class AgentCommand implements Callable<Integer> {
         InetSocketAddress metricsSocket = metricsAddress == null ? null : HostPort.parse("--metrics-address", metricsAddress);
         Path root = host.checked();
         NodeInventory node = NodeDiscovery.discover(root);
-        DevicePluginAgent agent = DevicePluginAgent.create(node, root, pluginDir, agentConfig, Duration.ofMillis(pollIntervalMillis));
+        DevicePluginAgent agent = noDevicePlugin ? null
+                : DevicePluginAgent.create(node, root, pluginDir, agentConfig, Duration.ofMillis(pollIntervalMillis));
         Termination termination = Termination.listen();
-        agent.start();
+        if (agent != null) {
+            agent.start();
+        }
         HttpServer health = serveHealth(healthSocket, agent);
+        String resource = agentConfig.resources().getFirst().name();
         NodeMetrics metrics = metricsSocket == null ? null
-                : NodeMetrics.start(metricsSocket, root, agentConfig.resources().getFirst().name(), new DevicePluginCollector(agent));
+                : agent == null ? NodeMetrics.start(metricsSocket, root, resource)
+                : NodeMetrics.start(metricsSocket, root, resource, new DevicePluginCollector(agent));
         if (!noKubernetes) {
             Thread.ofVirtual().name("railyard-labels").start(() -> label(node, advertisedPorts(node, agentConfig)));
         }
         termination.await();
-        log().info("stopping: closing the device plugin sockets");
+        log().info("stopping");
         if (metrics != null) {
             metrics.close();
         }
         health.stop(0);
-        agent.close();
+        if (agent != null) {
+            agent.close();
+        }
         return 0;
     }
 
@@ -130,10 +140,11 @@ final class AgentCommand implements Callable<Integer> {
         }
     }
 
+    /** Healthy while the device plugin is served and registered; always, when there is none. */
     private static HttpServer serveHealth(InetSocketAddress address, DevicePluginAgent agent) throws IOException {
         HttpServer server = HttpServer.create(address, 0);
         server.createContext("/healthz", exchange -> {
-            boolean ok = agent.isServingAndRegistered();
+            boolean ok = agent == null || agent.isServingAndRegistered();
             byte[] body = (ok ? "ok\n" : "not registered with the kubelet\n").getBytes(StandardCharsets.UTF_8);
             exchange.sendResponseHeaders(ok ? 200 : 503, body.length);
             try (OutputStream out = exchange.getResponseBody()) {

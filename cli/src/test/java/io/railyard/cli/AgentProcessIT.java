@@ -4,6 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.railyard.testkit.ExampleNodes;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -35,6 +40,40 @@ class AgentProcessIT {
             assertThat(agent.waitFor(10, TimeUnit.SECONDS)).isTrue();
             assertThat(agent.exitValue()).isZero();
             assertThat(socket).doesNotExist();
+        } finally {
+            agent.destroyForcibly();
+        }
+    }
+
+    @Test
+    void withoutTheDevicePluginItServesHealthAndMetricsAndNoSocket() throws Exception {
+        Path root = ExampleNodes.write(ExampleNodes.ROCE, dir.resolve("host")).root();
+        Path plugins = Files.createDirectories(dir.resolve("device-plugins"));
+        int health;
+        int metrics;
+        try (ServerSocket a = new ServerSocket(0); ServerSocket b = new ServerSocket(0)) {
+            health = a.getLocalPort();
+            metrics = b.getLocalPort();
+        }
+        String java = ProcessHandle.current().info().command().orElse("java");
+        Process agent = new ProcessBuilder(List.of(java, "-cp", System.getProperty("java.class.path"), "io.railyard.cli.Railyard",
+                "agent", "--root", root.toString(), "--device-plugin-dir", plugins.toString(), "--no-kubernetes", "--no-device-plugin",
+                "--health-address", "127.0.0.1:" + health, "--metrics-address", "127.0.0.1:" + metrics))
+                .redirectErrorStream(true).redirectOutput(dir.resolve("agent.log").toFile()).start();
+        HttpClient http = HttpClient.newHttpClient();
+        try {
+            await().atMost(Duration.ofSeconds(20)).ignoreExceptions().untilAsserted(() -> {
+                var healthz = http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + health + "/healthz")).build(),
+                        HttpResponse.BodyHandlers.ofString());
+                var scrape = http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + metrics + "/metrics")).build(),
+                        HttpResponse.BodyHandlers.ofString());
+                assertThat(healthz.statusCode()).isEqualTo(200);
+                assertThat(scrape.body()).contains("railyard_rdma_state_id").doesNotContain("railyard_device_plugin_registered");
+            });
+            assertThat(plugins).isEmptyDirectory();
+            agent.destroy();
+            assertThat(agent.waitFor(10, TimeUnit.SECONDS)).isTrue();
+            assertThat(agent.exitValue()).isZero();
         } finally {
             agent.destroyForcibly();
         }
