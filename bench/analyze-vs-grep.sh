@@ -11,9 +11,6 @@ log="$work/nccl.log"
 "$JAVA_HOME/bin/java" -cp "bench/target/classes:$cp" io.railyard.bench.SyntheticNcclLog "$log" "$megabytes"
 cat "$log" > /dev/null # into the page cache for both
 
-# Output goes to a file: GNU grep stops at the first match when its output is /dev/null.
-millis() { local start end; start=$(date +%s%N); "$@" >"$work/out" 2>&1 || true; end=$(date +%s%N); echo $(( (end - start) / 1000000 )); }
-median() { sort -n | awk '{a[NR]=$1} END {print (NR % 2) ? a[(NR+1)/2] : (a[NR/2] + a[NR/2+1]) / 2}'; }
 grep_ms=(); analyze_ms=()
 for _ in $(seq "$runs"); do
   grep_ms+=("$(millis grep -c 'NCCL INFO' "$log")")

@@ -13,8 +13,6 @@ topology="$work/ibnetdiscover.txt"
 ./railyard fabric --ibnetdiscover "$topology" >/dev/null || true   # the jar and its class-data archive exist before timing
 cat "$topology" > /dev/null
 
-millis() { local start end; start=$(date +%s%N); "$@" >"$work/out" 2>&1 || true; end=$(date +%s%N); echo $(( (end - start) / 1000000 )); }
-median() { sort -n | awk '{a[NR]=$1} END {print (NR % 2) ? a[(NR+1)/2] : (a[NR/2] + a[NR/2+1]) / 2}'; }
 awk_ms=(); fabric_ms=()
 for _ in $(seq "$runs"); do
   awk_ms+=("$(millis awk '/^Switch/ {s=$3} /^\[/ && s {n[s]++} END {for (k in n) print k, n[k]}' "$topology")")

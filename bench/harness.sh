@@ -5,3 +5,8 @@ JAVA_HOME=$(tools/java-home)
 export JAVA_HOME MAVEN_OPTS="--sun-misc-unsafe-memory-access=allow ${MAVEN_OPTS:-}"
 ./mvnw -q -B -DskipTests -pl bench,cli -am install >&2
 cp=$(./mvnw -q -B -pl bench dependency:build-classpath -Dmdep.outputFile=/dev/stdout)
+
+# Wall milliseconds of one run of a command; its output goes to a file (GNU grep stops at the first match when its
+# output is /dev/null). Needs $work.
+millis() { local start end; start=$(date +%s%N); "$@" >"$work/out" 2>&1 || true; end=$(date +%s%N); echo $(( (end - start) / 1000000 )); }
+median() { sort -n | awk '{a[NR]=$1} END {print (NR % 2) ? a[(NR+1)/2] : (a[NR/2] + a[NR/2+1]) / 2}'; }
