@@ -2,16 +2,21 @@ package io.railyard.agent;
 
 import com.fasterxml.jackson.annotation.JsonCreator;
 import com.fasterxml.jackson.annotation.JsonProperty;
+import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonMappingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.exc.InvalidFormatException;
+import com.fasterxml.jackson.databind.exc.MismatchedInputException;
 import com.fasterxml.jackson.databind.exc.UnrecognizedPropertyException;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.List;
+import java.util.Locale;
 import java.util.stream.Collectors;
 
 /** The agent's configuration file: the extended resources it advertises and which ports each one holds. */
@@ -41,12 +46,45 @@ public record AgentConfig(List<ResourceConfig> resources) {
         } catch (UnrecognizedPropertyException e) {
             throw new ConfigException(file + ": unknown key '" + e.getPropertyName() + "' at " + path(e)
                     + " (known: " + e.getKnownPropertyIds().stream().map(String::valueOf).sorted().collect(Collectors.joining(", ")) + ")");
+        } catch (InvalidFormatException e) {
+            Class<?> type = e.getTargetType();
+            String expected = type.isEnum() ? "one of " + Arrays.stream(type.getEnumConstants()).map(c -> String.valueOf(c).toLowerCase(Locale.ROOT))
+                    .sorted().collect(Collectors.joining(", ")) : expected(type);
+            throw new ConfigException(file + ": " + path(e) + " is '" + e.getValue() + "': use " + expected);
+        } catch (MismatchedInputException e) {
+            throw new ConfigException(file + ": " + (e.getPath().isEmpty() ? "the file" : path(e)) + " should be " + expected(e.getTargetType()));
         } catch (JsonMappingException e) {
             String cause = e.getCause() instanceof IllegalArgumentException bad ? bad.getMessage() : e.getOriginalMessage();
             throw new ConfigException(file + ": " + cause + (e.getPath().isEmpty() ? "" : " at " + path(e)));
+        } catch (JsonProcessingException e) {
+            throw new ConfigException(file + ": not valid YAML at line " + e.getLocation().getLineNr() + ": "
+                    + e.getOriginalMessage().lines().findFirst().orElse("cannot be parsed"));
         } catch (IOException e) {
             throw new ConfigException(file + ": " + e.getMessage().lines().findFirst().orElse("unreadable"));
         }
+    }
+
+    /** What a value of this type looks like in the file. */
+    private static String expected(Class<?> type) {
+        if (type == AgentConfig.class) {
+            return "a mapping with a resources list (resources: [{name: rdma/rdma}])";
+        }
+        if (type == ResourceConfig.class) {
+            return "a mapping with name and optionally mode, slotsPerPort and selector";
+        }
+        if (type != null && (List.class.isAssignableFrom(type) || type.isArray())) {
+            return "a list";
+        }
+        if (type == String.class) {
+            return "a string";
+        }
+        if (type == int.class || type == Integer.class || type == long.class || type == Long.class) {
+            return "a whole number";
+        }
+        if (type == boolean.class || type == Boolean.class) {
+            return "true or false";
+        }
+        return "a mapping";
     }
 
     private static String path(JsonMappingException e) {

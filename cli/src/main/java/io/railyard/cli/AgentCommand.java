@@ -80,8 +80,7 @@ final class AgentCommand implements Callable<Integer> {
         InetSocketAddress metricsSocket = metricsAddress == null ? null : HostPort.parse("--metrics-address", metricsAddress);
         Path root = host.checked();
         NodeInventory node = NodeDiscovery.discover(root);
-        DevicePluginAgent agent = noDevicePlugin ? null
-                : DevicePluginAgent.create(node, root, pluginDir, agentConfig, Duration.ofMillis(pollIntervalMillis));
+        DevicePluginAgent agent = noDevicePlugin ? null : devicePlugin(node, root, agentConfig);
         Termination termination = Termination.listen();
         if (agent != null) {
             agent.start();
@@ -109,6 +108,14 @@ final class AgentCommand implements Callable<Integer> {
     /** Not a static field: picocli constructs every subcommand, and starting the logging would cost every command. */
     private static Logger log() {
         return LoggerFactory.getLogger(AgentCommand.class);
+    }
+
+    private DevicePluginAgent devicePlugin(NodeInventory node, Path root, AgentConfig agentConfig) {
+        try {
+            return DevicePluginAgent.create(node, root, pluginDir, agentConfig, Duration.ofMillis(pollIntervalMillis));
+        } catch (AgentConfig.ConfigException e) {
+            throw new Railyard.UsageException(e.getMessage());
+        }
     }
 
     private AgentConfig loadConfig() {

@@ -16,6 +16,8 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 
 /** The agent as a real process: it serves its socket, and SIGTERM makes it remove the socket and exit 0. */
 class AgentProcessIT {
@@ -77,6 +79,38 @@ class AgentProcessIT {
         } finally {
             agent.destroyForcibly();
         }
+    }
+
+    @ParameterizedTest
+    @CsvSource(delimiter = '|', value = {
+        "hello|the file should be a mapping with a resources list (resources: [{name: rdma/rdma}])",
+        "[a, b]|the file should be a mapping with a resources list (resources: [{name: rdma/rdma}])",
+        "resources: 5|resources should be a list",
+        "'resources: [{name: rdma/x, mode: weird}]'|resources[0].mode is 'weird': use one of exclusive, shared",
+        "'resources: [{name: rdma/x, slotsPerPort: many}]'|resources[0].slotsPerPort is 'many': use a whole number",
+        "':\n  -: ['|not valid YAML at line 1: while parsing a block mapping",
+    })
+    void configThatIsNotTheAgentsIsOneLineNamingTheKey(String yaml, String message) throws Exception {
+        Path config = Files.writeString(dir.resolve("agent.yaml"), yaml.replace("\\n", "\n"));
+        Path root = ExampleNodes.write(ExampleNodes.ROCE, dir.resolve("host")).root();
+
+        CommandRun run = CommandRun.of("agent", "--root", root.toString(), "--config", config.toString(),
+                "--device-plugin-dir", dir.toString(), "--no-kubernetes");
+
+        assertThat(run.exitCode()).isEqualTo(2);
+        assertThat(run.err()).isEqualTo("agent: --config " + config + ": " + message + "\n");
+    }
+
+    @Test
+    void withoutTheKubeletsDirectoryItIsOneLineAndExitTwo() throws Exception {
+        Path root = ExampleNodes.write(ExampleNodes.ROCE, dir.resolve("host")).root();
+
+        CommandRun run = CommandRun.of("agent", "--root", root.toString(), "--device-plugin-dir", dir.resolve("missing").toString(),
+                "--no-kubernetes");
+
+        assertThat(run.exitCode()).isEqualTo(2);
+        assertThat(run.err()).isEqualTo("agent: --device-plugin-dir " + dir.resolve("missing")
+                + " is not a directory: mount the kubelet's device plugin directory (/var/lib/kubelet/device-plugins)\n");
     }
 
     @Test

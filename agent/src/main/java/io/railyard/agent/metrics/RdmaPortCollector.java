@@ -95,7 +95,7 @@ public final class RdmaPortCollector implements MultiCollector {
                 metrics.gauge(PREFIX + "lifespan_seconds", "How long the driver may serve cached hardware counter values",
                         labels, Math.floor(value / 1000));
             } else if (hardware) {
-                metrics.counter(PREFIX + "hw_counter", "A hardware counter of the driver's hw_counters directory, by file name",
+                metrics.counter(PREFIX + "hw_events", "Events a hardware counter of the driver's hw_counters directory counts, by file name",
                         labels.add("counter", file), value);
             }
         });

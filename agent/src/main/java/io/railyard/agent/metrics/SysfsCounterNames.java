@@ -52,7 +52,7 @@ final class SysfsCounterNames {
             Map.entry("port_multicast_rcv_packets", new Mapping("legacy_multicast_packets_received", "Multicast packets received, from counters_ext", 1)),
             Map.entry("port_multicast_xmit_packets", new Mapping("legacy_multicast_packets_transmitted", "Multicast packets transmitted, from counters_ext", 1)));
 
-    /** mlx5 {@code hw_counters/}; files not listed here become {@code railyard_rdma_hw_counter_total{counter="<file>"}}. */
+    /** mlx5 {@code hw_counters/}; files not listed here become {@code railyard_rdma_hw_events_total{counter="<file>"}}. */
     static final Map<String, Mapping> HARDWARE = Map.ofEntries(
             Map.entry("duplicate_request", new Mapping("duplicate_requests_packets", "Duplicate requests received (already executed)", 1)),
             Map.entry("implied_nak_seq_err", new Mapping("implied_nak_seq_errors", "Implied NAK sequence errors: an ACK PSN beyond the expected one", 1)),

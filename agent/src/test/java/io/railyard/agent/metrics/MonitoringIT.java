@@ -10,6 +10,8 @@ import io.prometheus.metrics.expositionformats.OpenMetricsTextFormatWriter;
 import io.prometheus.metrics.expositionformats.PrometheusTextFormatWriter;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import io.railyard.agent.DevicePluginTestbed;
+import io.railyard.testkit.ExampleNodes;
+import io.railyard.testkit.HostTree;
 import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -23,6 +25,8 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /** The whole exposition (ports, doctor, device plugin) against promtool, the alert rules and the dashboard. */
 class MonitoringIT {
@@ -68,6 +72,37 @@ class MonitoringIT {
         assertThat(check.exitValue()).isZero();
         assertThat(exposition).contains("railyard_device_plugin_allocations_total{device=\"mlx5_1:1\",resource=\"rdma/rdma\"} 1",
                 "railyard_doctor_check_status{check=\"link\"} 0", "railyard_rdma_req_transport_retries_exceeded_total{");
+    }
+
+    /**
+     * InfiniBand and RoCE trees, and one with a hardware counter Railyard has no name for (mlx5's optional congestion
+     * counters): every family a node can show passes the linter, not only the testbed's.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"roce-8gpu", "ib-8gpu", "roce-12hca", "roce-8gpu with cc_rx_ce_pkts"})
+    void promtoolFindsNothingToLintOnEveryTree(String tree) throws Exception {
+        Path promtool = ExternalTool.require("promtool");
+        HostTree host = ExampleNodes.write(tree.split(" ")[0], dir.resolve(tree.replace(' ', '-')));
+        if (tree.endsWith("cc_rx_ce_pkts")) {
+            host.file(host.portDir("mlx5_1", 1) + "/hw_counters/cc_rx_ce_pkts", "12");
+        }
+        PrometheusRegistry registry = new PrometheusRegistry();
+        registry.register(new RdmaPortCollector(host.root()));
+        ByteArrayOutputStream scrape = new ByteArrayOutputStream();
+        PrometheusTextFormatWriter.create().write(scrape, registry.scrape());
+        Process check = new ProcessBuilder(promtool.toString(), "check", "metrics").redirectErrorStream(true).start();
+        check.getOutputStream().write(scrape.toByteArray());
+        check.getOutputStream().close();
+        String output = new String(check.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+
+        assertThat(check.waitFor(30, TimeUnit.SECONDS)).isTrue();
+        assertThat(output).as(tree).isEmpty();
+        assertThat(check.exitValue()).isZero();
+        assertThat(scrape.toString(StandardCharsets.UTF_8)).contains("railyard_rdma_state_id{");
+        if (tree.endsWith("cc_rx_ce_pkts")) {
+            assertThat(scrape.toString(StandardCharsets.UTF_8))
+                    .contains("railyard_rdma_hw_events_total{counter=\"cc_rx_ce_pkts\",device=\"mlx5_1\",port=\"1\"} 12");
+        }
     }
 
     @Test
