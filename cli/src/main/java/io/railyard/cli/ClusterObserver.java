@@ -6,14 +6,12 @@ import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodCondition;
 import io.fabric8.kubernetes.api.model.apps.DaemonSet;
 import io.fabric8.kubernetes.client.Config;
-import io.fabric8.kubernetes.client.ConfigBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.railyard.diagnose.ClusterAccess;
 import io.railyard.diagnose.ClusterView;
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -26,7 +24,6 @@ import java.util.regex.Pattern;
  * Needs get on nodes, list on daemonsets and pods.
  */
 final class ClusterObserver {
-    private static final Path SERVICE_ACCOUNT_TOKEN = Path.of("/var/run/secrets/kubernetes.io/serviceaccount/token");
     private static final Pattern DEVICE_PLUGIN = Pattern.compile(
             "(?i).*(rdma.*(device|dev)-?plugin|rdma-shared-dp|railyard-agent).*");
 
@@ -36,7 +33,7 @@ final class ClusterObserver {
     static ClusterAccess observe(Path kubeconfig, Map<String, String> environment, String nodeName) {
         Config config;
         try {
-            config = config(kubeconfig, environment);
+            config = KubeClients.config(kubeconfig, environment);
         } catch (IOException e) {
             throw new Railyard.UsageException("--kubeconfig " + kubeconfig + " cannot be read: " + e.getMessage());
         }
@@ -46,7 +43,7 @@ final class ClusterObserver {
         try (KubernetesClient client = new KubernetesClientBuilder().withConfig(config).build()) {
             return new ClusterAccess.Observed(view(client, nodeName));
         } catch (KubernetesClientException e) {
-            return new ClusterAccess.Unreachable(config.getMasterUrl() + ": " + firstLine(e.getMessage()));
+            return new ClusterAccess.Unreachable(config.getMasterUrl() + ": " + KubeClients.cause(config, e));
         }
     }
 
@@ -76,29 +73,6 @@ final class ClusterObserver {
         return new ClusterView(nodeName, true, allocatable, plugins);
     }
 
-    private static Config config(Path kubeconfig, Map<String, String> environment) throws IOException {
-        Path file = kubeconfig;
-        if (file == null && environment.containsKey("KUBECONFIG")) {
-            file = Path.of(environment.get("KUBECONFIG").split(java.io.File.pathSeparator)[0]);
-        }
-        if (file == null && environment.containsKey("HOME") && Files.isRegularFile(Path.of(environment.get("HOME"), ".kube", "config"))) {
-            file = Path.of(environment.get("HOME"), ".kube", "config");
-        }
-        Config base;
-        if (file != null) {
-            base = Config.fromKubeconfig(Files.readString(file));
-        } else if (environment.containsKey("KUBERNETES_SERVICE_HOST") && Files.isReadable(SERVICE_ACCOUNT_TOKEN)) {
-            base = Config.autoConfigure(null);
-        } else {
-            return null;
-        }
-        return new ConfigBuilder(base)
-                .withConnectionTimeout(3_000)
-                .withRequestTimeout(5_000)
-                .withRequestRetryBackoffLimit(0)
-                .build();
-    }
-
     private static boolean isDevicePlugin(ObjectMeta metadata) {
         if (DEVICE_PLUGIN.matcher(metadata.getName()).matches()) {
             return true;
@@ -117,7 +91,4 @@ final class ClusterObserver {
                 .anyMatch("True"::equals);
     }
 
-    private static String firstLine(String message) {
-        return message == null ? "no answer" : message.lines().findFirst().orElse(message);
-    }
 }

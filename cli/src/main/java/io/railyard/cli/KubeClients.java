@@ -1,30 +1,133 @@
 package io.railyard.cli;
 
 import io.fabric8.kubernetes.client.Config;
+import io.fabric8.kubernetes.client.ConfigBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import java.io.File;
 import java.io.IOException;
+import java.net.ConnectException;
+import java.net.UnknownHostException;
+import java.net.http.HttpTimeoutException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Map;
+import javax.net.ssl.SSLException;
 import picocli.CommandLine.Option;
 
-/** The {@code --kubeconfig} option, and a client from it or from the usual places (KUBECONFIG, ~/.kube/config, in-cluster). */
+/**
+ * The {@code --kubeconfig} option, and a client from it or from the usual places (KUBECONFIG, ~/.kube/config,
+ * in-cluster): found or not in one step, reachable or not within the connect timeout, each answered in one line.
+ */
 final class KubeClients {
+    static final Path SERVICE_ACCOUNT_TOKEN = Path.of("/var/run/secrets/kubernetes.io/serviceaccount/token");
+    private static final int CONNECT_TIMEOUT_MILLIS = 3_000;
+    private static final int REQUEST_TIMEOUT_MILLIS = 10_000;
+
+    /** The credentials this process connected with: a failure after the first call names their user too. */
+    private static volatile Config connected;
+
     @Option(names = "--kubeconfig", description = "Kubeconfig file (default: KUBECONFIG, ~/.kube/config, else in-cluster).")
     Path kubeconfig;
+
+    /** The Kubernetes API could not be reached or refused who we are; the message names the server and why. */
+    static final class ClusterException extends RuntimeException {
+        ClusterException(String message) {
+            super(message);
+        }
+    }
 
     KubernetesClient connect() {
         return connect(kubeconfig);
     }
 
+    /** A client that has answered once (GET /version), so that a command fails before it starts its work. */
     static KubernetesClient connect(Path kubeconfig) {
-        if (kubeconfig == null) {
-            return new KubernetesClientBuilder().build();
-        }
+        Config config;
         try {
-            return new KubernetesClientBuilder().withConfig(Config.fromKubeconfig(Files.readString(kubeconfig))).build();
+            config = config(kubeconfig, System.getenv());
         } catch (IOException e) {
             throw new Railyard.UsageException("--kubeconfig " + kubeconfig + " cannot be read: " + e.getMessage());
         }
+        if (config == null) {
+            throw new Railyard.UsageException("no Kubernetes cluster to talk to: KUBECONFIG is not set, ~/.kube/config does not exist and"
+                    + " there is no in-cluster service account; give --kubeconfig FILE or set KUBECONFIG");
+        }
+        connected = config;
+        KubernetesClient client = new KubernetesClientBuilder().withConfig(config).build();
+        try {
+            client.getKubernetesVersion();
+            return client;
+        } catch (KubernetesClientException e) {
+            client.close();
+            throw unreachable(config, e);
+        }
+    }
+
+    /**
+     * The first credentials found: the kubeconfig given, else KUBECONFIG's first file, else ~/.kube/config, else the
+     * in-cluster service account; null when there are none. Short timeouts and no retries: a person is waiting.
+     */
+    static Config config(Path kubeconfig, Map<String, String> environment) throws IOException {
+        Path file = kubeconfig;
+        if (file == null && !environment.getOrDefault("KUBECONFIG", "").isBlank()) {
+            file = Path.of(environment.get("KUBECONFIG").split(File.pathSeparator)[0]);
+        }
+        if (file == null && environment.containsKey("HOME") && Files.isRegularFile(Path.of(environment.get("HOME"), ".kube", "config"))) {
+            file = Path.of(environment.get("HOME"), ".kube", "config");
+        }
+        Config base;
+        if (file != null) {
+            base = Config.fromKubeconfig(Files.readString(file));
+        } else if (environment.containsKey("KUBERNETES_SERVICE_HOST") && Files.isReadable(SERVICE_ACCOUNT_TOKEN)) {
+            base = Config.autoConfigure(null);
+        } else {
+            return null;
+        }
+        return new ConfigBuilder(base)
+                .withConnectionTimeout(CONNECT_TIMEOUT_MILLIS)
+                .withRequestTimeout(REQUEST_TIMEOUT_MILLIS)
+                .withRequestRetryBackoffLimit(0)
+                .build();
+    }
+
+    /** One line: the server and what went wrong with it. */
+    static ClusterException unreachable(Config config, KubernetesClientException e) {
+        return new ClusterException("cannot use the Kubernetes API at " + config.getMasterUrl() + ": " + cause(config, e));
+    }
+
+    /** Why a call of the client this process connected with failed. */
+    static String cause(KubernetesClientException e) {
+        return cause(connected, e);
+    }
+
+    /** Why a call failed, in a person's words: refused, no answer, TLS, unknown host, or who was refused (config may be null). */
+    static String cause(Config config, KubernetesClientException e) {
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            if (t instanceof ConnectException) {
+                return "connection refused (is the API server up, and is this its address?)";
+            }
+            if (t instanceof HttpTimeoutException) {
+                return "no answer within " + CONNECT_TIMEOUT_MILLIS / 1000 + " s (a firewall, a VPN that is off, or the wrong address)";
+            }
+            if (t instanceof SSLException) {
+                return "TLS failed: " + firstLine(t.getMessage()) + " (check the kubeconfig's certificate-authority)";
+            }
+            if (t instanceof UnknownHostException) {
+                return "unknown host " + t.getMessage();
+            }
+        }
+        if (e.getCode() == 401 || e.getCode() == 403) {
+            String user = config == null || config.getCurrentContext() == null || config.getCurrentContext().getContext() == null ? "this user"
+                    : "user " + config.getCurrentContext().getContext().getUser();
+            return e.getCode() + (e.getCode() == 401 ? " Unauthorized: " : " Forbidden: ") + user
+                    + (e.getCode() == 401 ? " is not known to the server (an expired token or certificate?)" : " may not do this (check its RBAC)");
+        }
+        return firstLine(e.getMessage());
+    }
+
+    static String firstLine(String message) {
+        return String.valueOf(message).lines().findFirst().orElse("no message");
     }
 }

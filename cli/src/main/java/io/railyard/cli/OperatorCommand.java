@@ -1,7 +1,6 @@
 package io.railyard.cli;
 
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.javaoperatorsdk.operator.Operator;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import io.railyard.agent.metrics.MetricsServer;
@@ -45,13 +44,7 @@ final class OperatorCommand implements Callable<Integer> {
     public Integer call() throws Exception {
         ((ch.qos.logback.classic.Logger) LoggerFactory.getLogger(org.slf4j.Logger.ROOT_LOGGER_NAME))
                 .setLevel(ch.qos.logback.classic.Level.toLevel(System.getenv("RAILYARD_LOG_LEVEL"), ch.qos.logback.classic.Level.INFO));
-        KubernetesClient client = kube.connect();
-        try {
-            client.getKubernetesVersion(); // fail in one line, before the operator's threads start
-        } catch (KubernetesClientException e) {
-            throw new Railyard.UsageException("cannot reach the Kubernetes API at " + client.getMasterUrl() + " ("
-                    + e.getMessage().lines().findFirst().orElse("no answer") + "): give --kubeconfig, or run in the cluster");
-        }
+        KubernetesClient client = kube.connect(); // fails in one line, before the operator's threads start
         Operator operator = new Operator(o -> {
             o.withKubernetesClient(client);
             if (leaseNamespace != null && !leaseNamespace.isBlank()) {

@@ -41,9 +41,12 @@ public final class Railyard {
                 command.getErr().println(command.getCommandName() + ": " + usage.getMessage());
                 return USAGE;
             }
+            if (e instanceof KubeClients.ClusterException cluster) {
+                command.getErr().println(command.getCommandName() + ": " + cluster.getMessage());
+                return 1;
+            }
             if (e instanceof KubernetesClientException api) {
-                command.getErr().println(command.getCommandName() + ": the Kubernetes API answered: "
-                        + String.valueOf(api.getMessage()).lines().findFirst().orElse("nothing") + " (check --kubeconfig and the RBAC of its user)");
+                command.getErr().println(command.getCommandName() + ": the Kubernetes API failed: " + KubeClients.cause(api));
                 return 1;
             }
             command.getErr().println(command.getCommandName() + ": internal error: " + e);
