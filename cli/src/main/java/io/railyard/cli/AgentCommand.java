@@ -82,14 +82,14 @@ final class AgentCommand implements Callable<Integer> {
         NodeInventory node = NodeDiscovery.discover(root);
         DevicePluginAgent agent = noDevicePlugin ? null : devicePlugin(node, root, agentConfig);
         Termination termination = Termination.listen();
+        // The listeners first: an address that cannot be listened on stops the agent before it has made its sockets.
+        HttpServer health = HostPort.listen("--health-address", healthSocket, address -> serveHealth(address, agent));
+        String resource = agentConfig.resources().getFirst().name();
+        NodeMetrics metrics = metricsSocket == null ? null : HostPort.listen("--metrics-address", metricsSocket, address -> agent == null
+                ? NodeMetrics.start(address, root, resource) : NodeMetrics.start(address, root, resource, new DevicePluginCollector(agent)));
         if (agent != null) {
             agent.start();
         }
-        HttpServer health = serveHealth(healthSocket, agent);
-        String resource = agentConfig.resources().getFirst().name();
-        NodeMetrics metrics = metricsSocket == null ? null
-                : agent == null ? NodeMetrics.start(metricsSocket, root, resource)
-                : NodeMetrics.start(metricsSocket, root, resource, new DevicePluginCollector(agent));
         if (!noKubernetes) {
             Thread.ofVirtual().name("railyard-labels").start(() -> label(node, advertisedPorts(node, agentConfig)));
         }

@@ -23,7 +23,8 @@ final class ExporterCommand implements Callable<Integer> {
     public Integer call() throws Exception {
         Termination termination = Termination.listen();
         Path root = host.checked();
-        try (NodeMetrics metrics = NodeMetrics.start(HostPort.parse("--listen", listen), root, "rdma/rdma")) {
+        try (NodeMetrics metrics = HostPort.listen("--listen", HostPort.parse("--listen", listen),
+                address -> NodeMetrics.start(address, root, "rdma/rdma"))) {
             System.err.println("serving RDMA metrics of " + root + " on http://" + listen.replace("0.0.0.0", "localhost")
                     .replaceAll(":\\d+$", ":" + metrics.port()) + "/metrics");
             termination.await();

@@ -59,13 +59,13 @@ final class OperatorCommand implements Callable<Integer> {
             }
         });
         Termination termination = Termination.listen();
-        operator.start();
         MetricsServer metrics = null;
         if (metricsSocket != null) {
             PrometheusRegistry registry = new PrometheusRegistry();
             registry.register(reconciler.metrics());
-            metrics = MetricsServer.start(metricsSocket, registry);
+            metrics = HostPort.listen("--metrics-address", metricsSocket, address -> MetricsServer.start(address, registry));
         }
+        operator.start();
         termination.await();
         if (metrics != null) {
             metrics.close();

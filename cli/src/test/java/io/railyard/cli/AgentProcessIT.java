@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.railyard.testkit.ExampleNodes;
+import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -111,6 +112,24 @@ class AgentProcessIT {
         assertThat(run.exitCode()).isEqualTo(2);
         assertThat(run.err()).isEqualTo("agent: --device-plugin-dir " + dir.resolve("missing")
                 + " is not a directory: mount the kubelet's device plugin directory (/var/lib/kubelet/device-plugins)\n");
+    }
+
+    @Test
+    void anAddressItCannotListenOnIsOneLineNamingTheOption() throws Exception {
+        Path root = ExampleNodes.write(ExampleNodes.ROCE, dir.resolve("host")).root();
+        Path plugins = Files.createDirectories(dir.resolve("device-plugins"));
+        try (ServerSocket taken = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            CommandRun agent = CommandRun.of("agent", "--root", root.toString(), "--device-plugin-dir", plugins.toString(), "--no-kubernetes",
+                    "--health-address", "127.0.0.1:" + taken.getLocalPort());
+            CommandRun exporter = CommandRun.of("exporter", "--root", root.toString(), "--listen", "127.0.0.1:" + taken.getLocalPort());
+
+            assertThat(agent.exitCode()).isEqualTo(2);
+            assertThat(agent.err()).isEqualTo("agent: --health-address 127.0.0.1:" + taken.getLocalPort()
+                    + " cannot be listened on: Address already in use (give a free port, and an address of this host or 0.0.0.0)\n");
+            assertThat(plugins).isEmptyDirectory();
+            assertThat(exporter.exitCode()).isEqualTo(2);
+            assertThat(exporter.err()).startsWith("exporter: --listen 127.0.0.1:" + taken.getLocalPort() + " cannot be listened on: ").hasLineCount(1);
+        }
     }
 
     @Test
