@@ -4,11 +4,14 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import java.util.Optional;
 
-/** The end of rank 0's trainer log, where NCCL says which network it chose. */
+/** The beginning of rank 0's trainer log, where NCCL says which network it chose. */
 @FunctionalInterface
 public interface RankZeroLog {
-    /** Bounded: NCCL's network lines come early, and a job's log can be gigabytes. */
-    int TAIL_LINES = 20_000;
+    /**
+     * NCCL prints its network lines once, at init, so the log is read from its start; bounded, as a job's log can be
+     * gigabytes by the time an operator (restarted or upgraded during a long run) first reads it.
+     */
+    int HEAD_BYTES = 8 << 20;
 
     Optional<String> read(String namespace, String pod);
 
@@ -17,7 +20,7 @@ public interface RankZeroLog {
         return (namespace, pod) -> {
             try {
                 return Optional.ofNullable(client.pods().inNamespace(namespace).withName(pod).inContainer("trainer")
-                        .tailingLines(TAIL_LINES).getLog());
+                        .limitBytes(HEAD_BYTES).getLog());
             } catch (KubernetesClientException e) {
                 return Optional.empty(); // not started yet, or the log is not served: try again on the next reconcile
             }
