@@ -1,6 +1,7 @@
 package io.railyard.agent;
 
 import io.grpc.StatusRuntimeException;
+import io.railyard.node.NodeDiscovery;
 import io.railyard.node.NodeInventory;
 import io.railyard.node.Sysfs;
 import java.io.IOException;
@@ -35,8 +36,10 @@ public final class DevicePluginAgent implements AutoCloseable {
     private static final Duration REGISTER_RETRY = Duration.ofSeconds(1);
 
     private final Path pluginDir;
+    private final Path root;
     private final List<RdmaDevicePlugin> plugins;
     private final Duration pollInterval;
+    private List<String> knownHcas;
     private final Map<String, PluginServer> servers = new ConcurrentHashMap<>();
     private final Set<String> registered = ConcurrentHashMap.newKeySet();
     private final Set<String> failingRegistration = ConcurrentHashMap.newKeySet();
@@ -45,10 +48,12 @@ public final class DevicePluginAgent implements AutoCloseable {
     private WatchService watchService;
     private Thread watcher;
 
-    private DevicePluginAgent(Path pluginDir, List<RdmaDevicePlugin> plugins, Duration pollInterval) {
+    private DevicePluginAgent(Path pluginDir, Path root, List<RdmaDevicePlugin> plugins, Duration pollInterval) {
         this.pluginDir = pluginDir;
+        this.root = root;
         this.plugins = plugins;
         this.pollInterval = pollInterval;
+        this.knownHcas = hcaNames();
     }
 
     /** Builds the plugins for a node; a port goes to the first resource whose selector matches it. */
@@ -65,7 +70,7 @@ public final class DevicePluginAgent implements AutoCloseable {
             LOG.info("{}: {} devices {}", resource.name(), devices.size(), devices.stream().map(PluginDevice::id).toList());
             plugins.add(new RdmaDevicePlugin(resource, sysfs, devices));
         }
-        return new DevicePluginAgent(pluginDir, plugins, pollInterval);
+        return new DevicePluginAgent(pluginDir, root, plugins, pollInterval);
     }
 
     public void start() {
@@ -77,7 +82,37 @@ public final class DevicePluginAgent implements AutoCloseable {
             LOG.warn("no {} in {} yet: registering when the kubelet creates it", KubeletClient.KUBELET_SOCKET, pluginDir);
         }
         long millis = pollInterval.toMillis();
-        scheduler.scheduleWithFixedDelay(() -> plugins.forEach(RdmaDevicePlugin::refreshHealth), millis, millis, TimeUnit.MILLISECONDS);
+        scheduler.scheduleWithFixedDelay(() -> {
+            rescanWhenHcasChange();
+            plugins.forEach(RdmaDevicePlugin::refreshHealth);
+        }, millis, millis, TimeUnit.MILLISECONDS);
+    }
+
+    /**
+     * An HCA that appears after start (a driver reload, hot plug) has its ports advertised by the first resource that
+     * selects them; the devices already advertised keep their allocations. One that goes away stays, unhealthy.
+     */
+    private void rescanWhenHcasChange() {
+        List<String> now = hcaNames();
+        if (now.equals(knownHcas)) {
+            return;
+        }
+        knownHcas = now;
+        NodeInventory node = NodeDiscovery.discover(root);
+        Set<String> taken = new HashSet<>();
+        plugins.forEach(plugin -> taken.addAll(plugin.portIds()));
+        for (RdmaDevicePlugin plugin : plugins) {
+            List<PluginDevice> added = PluginDevice.forResource(node, plugin.resource(), taken);
+            if (!added.isEmpty()) {
+                LOG.info("{}: {} more devices {}", plugin.resource().name(), added.size(), added.stream().map(PluginDevice::id).toList());
+                plugin.add(added);
+            }
+        }
+    }
+
+    private List<String> hcaNames() {
+        Sysfs sysfs = new Sysfs(root);
+        return sysfs.list(sysfs.resolve("sys/class/infiniband"));
     }
 
     /** True while every plugin is served and registered with the kubelet. */

@@ -20,6 +20,8 @@ import io.railyard.agent.v1beta1.PreferredAllocationRequest;
 import io.railyard.agent.v1beta1.PreferredAllocationResponse;
 import io.railyard.agent.v1beta1.TopologyInfo;
 import io.railyard.node.Sysfs;
+import java.util.Collections;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -35,7 +37,8 @@ final class RdmaDevicePlugin extends DevicePluginGrpc.DevicePluginImplBase {
 
     private final ResourceConfig resource;
     private final Sysfs sysfs;
-    private final Map<String, PluginDevice> byId = new LinkedHashMap<>();
+    /** Replaced whole, never changed in place: Allocate and the health poll read it without a lock. */
+    private volatile Map<String, PluginDevice> byId;
     private final Set<ServerCallStreamObserver<ListAndWatchResponse>> watchers = ConcurrentHashMap.newKeySet();
     private volatile Map<String, PortHealth> healthByPort = Map.of();
     private final Map<String, LongAdder> allocations = new ConcurrentHashMap<>();
@@ -45,8 +48,25 @@ final class RdmaDevicePlugin extends DevicePluginGrpc.DevicePluginImplBase {
     RdmaDevicePlugin(ResourceConfig resource, Sysfs sysfs, List<PluginDevice> devices) {
         this.resource = resource;
         this.sysfs = sysfs;
-        devices.forEach(device -> byId.put(device.id(), device));
+        Map<String, PluginDevice> initial = new LinkedHashMap<>();
+        devices.forEach(device -> initial.put(device.id(), device));
+        byId = Collections.unmodifiableMap(initial);
         refreshHealth();
+    }
+
+    /** Advertises more devices (an HCA that appeared); those already advertised, and their allocations, stay as they are. */
+    synchronized void add(List<PluginDevice> devices) {
+        Map<String, PluginDevice> more = new LinkedHashMap<>(byId);
+        devices.forEach(device -> more.putIfAbsent(device.id(), device));
+        byId = Collections.unmodifiableMap(more);
+        refreshHealth();
+    }
+
+    /** The ports this plugin advertises devices of. */
+    Set<String> portIds() {
+        Set<String> ports = new HashSet<>();
+        byId.values().forEach(device -> ports.add(device.port().id()));
+        return ports;
     }
 
     ResourceConfig resource() {

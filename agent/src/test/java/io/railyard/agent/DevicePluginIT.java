@@ -112,6 +112,33 @@ class DevicePluginIT {
     }
 
     @Test
+    void anHcaThatAppearsAfterStartIsAdvertisedAndTheOthersKeepTheirAllocations() throws Exception {
+        tree = ExampleNodes.write(ExampleNodes.ROCE, dir.resolve("host"));
+        Path classLink = tree.root().resolve("sys/class/infiniband/mlx5_4");
+        Path target = Files.readSymbolicLink(classLink);
+        Files.delete(classLink);   // as before the driver bound the device
+        Path plugins = Files.createDirectories(dir.resolve("device-plugins"));
+        kubelet = FakeKubelet.start(plugins);
+        agent = DevicePluginAgent.create(NodeDiscovery.discover(tree.root()), tree.root(), plugins, AgentConfig.defaults(), Duration.ofMillis(100));
+        agent.start();
+        await().atMost(Duration.ofSeconds(5)).untilAsserted(() -> assertThat(kubelet.registrations()).isNotEmpty());
+        channel = kubelet.dial(kubelet.registrations().getFirst().getEndpoint());
+        DevicePluginGrpc.DevicePluginBlockingStub plugin = DevicePluginGrpc.newBlockingStub(channel);
+        List<ListAndWatchResponse> updates = watch();
+        await().untilAsserted(() -> assertThat(updates).isNotEmpty());
+        assertThat(updates.getFirst().getDevicesList()).extracting(Device::getID).containsExactly("mlx5_1:1", "mlx5_2:1", "mlx5_3:1");
+        plugin.allocate(request("mlx5_1:1"));
+
+        Files.createSymbolicLink(classLink, target);   // the driver binds it: the kernel adds the class entry
+
+        await().atMost(Duration.ofSeconds(2)).untilAsserted(() -> assertThat(updates.getLast().getDevicesList()).extracting(Device::getID)
+                .containsExactly("mlx5_1:1", "mlx5_2:1", "mlx5_3:1", "mlx5_4:1"));
+        assertThat(updates.getLast().getDevicesList()).extracting(Device::getHealth).containsOnly("Healthy");
+        assertThat(plugin.allocate(request("mlx5_4:1")).getContainerResponses(0).getEnvsMap()).containsEntry("NCCL_IB_HCA", "=mlx5_4:1");
+        assertThat(agent.plugins().getFirst().allocationCounts()).containsEntry("mlx5_1:1", 1L).containsEntry("mlx5_4:1", 1L);
+    }
+
+    @Test
     void vanishedUverbsNodeMakesThePortUnhealthyAndAllocateRefusesIt() throws Exception {
         DevicePluginGrpc.DevicePluginBlockingStub plugin = start(ExampleNodes.ROCE, AgentConfig.defaults());
         List<ListAndWatchResponse> updates = watch();
