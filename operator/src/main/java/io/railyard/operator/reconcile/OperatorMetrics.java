@@ -27,6 +27,10 @@ public final class OperatorMetrics implements MultiCollector {
         restarts.increment();
     }
 
+    long reconciles() {
+        return reconciles.sum();
+    }
+
     long gangRestarts() {
         return restarts.sum();
     }

@@ -7,7 +7,6 @@ import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.utils.Serialization;
-import io.javaoperatorsdk.operator.api.config.informer.InformerEventSourceConfiguration;
 import io.javaoperatorsdk.operator.api.reconciler.Cleaner;
 import io.javaoperatorsdk.operator.api.reconciler.Context;
 import io.javaoperatorsdk.operator.api.reconciler.DeleteControl;
@@ -15,7 +14,6 @@ import io.javaoperatorsdk.operator.api.reconciler.EventSourceContext;
 import io.javaoperatorsdk.operator.api.reconciler.Reconciler;
 import io.javaoperatorsdk.operator.api.reconciler.UpdateControl;
 import io.javaoperatorsdk.operator.processing.event.source.EventSource;
-import io.javaoperatorsdk.operator.processing.event.source.informer.InformerEventSource;
 import io.railyard.api.Names;
 import io.railyard.api.TrainingJob;
 import io.railyard.api.TrainingJobStatus;
@@ -33,6 +31,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.stream.Collectors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -44,6 +46,8 @@ import org.slf4j.LoggerFactory;
 public final class TrainingJobReconciler implements Reconciler<TrainingJob>, Cleaner<TrainingJob> {
     private static final Logger LOG = LoggerFactory.getLogger(TrainingJobReconciler.class);
     private static final Duration WAITING = Duration.ofSeconds(10);
+    /** Pods created at once: enough to hide the round trips, few enough not to flood the API server. */
+    private static final int CREATORS = 16;
 
     private final String railyardImage;
     private final RankZeroLog rankZeroLog;
@@ -62,9 +66,7 @@ public final class TrainingJobReconciler implements Reconciler<TrainingJob>, Cle
 
     @Override
     public List<EventSource<?, TrainingJob>> prepareEventSources(EventSourceContext<TrainingJob> context) {
-        // pods point at their job through their owner reference: any change to one reconciles the job
-        return List.of(new InformerEventSource<>(InformerEventSourceConfiguration.from(Pod.class, TrainingJob.class)
-                .withLabelSelector(Names.JOB_LABEL).build(), context));
+        return JobInformers.prepare(context);
     }
 
     @Override
@@ -96,7 +98,14 @@ public final class TrainingJobReconciler implements Reconciler<TrainingJob>, Cle
             return patch(job, before, status);
         }
         TrainingJobModel.Desired desired = TrainingJobModel.desired(job, railyardImage);
-        desired.objects().stream().filter(object -> !(object instanceof Pod)).forEach(object -> ensure(client, object));
+        for (HasMetadata object : desired.objects()) {
+            Boolean cached = object instanceof Pod ? Boolean.TRUE : JobInformers.cached(context, object);
+            if (cached == null) {
+                ensure(client, object);
+            } else if (!cached) {
+                create(client, object);
+            }
+        }
         List<Pod> pods = new ArrayList<>(context.getSecondaryResources(Pod.class));
         int nodes = job.getSpec().nodes;
         GangState gang = GangState.observe(nodes, job.getMetadata().getName(), pods);
@@ -117,10 +126,9 @@ public final class TrainingJobReconciler implements Reconciler<TrainingJob>, Cle
             return patch(job, before, status);
         }
         Set<String> existing = pods.stream().map(pod -> pod.getMetadata().getName()).collect(Collectors.toSet());
-        desired.objects().stream().filter(Pod.class::isInstance)
-                .filter(pod -> !existing.contains(pod.getMetadata().getName()))
-                .forEach(pod -> ensure(client, pod));
-        status.ranks = ranks(client, job, pods, gang);
+        createAll(client, desired.objects().stream().filter(Pod.class::isInstance)
+                .filter(pod -> !existing.contains(pod.getMetadata().getName())).toList());
+        status.ranks = ranks(context, client, job, pods, gang);
         status.gpus = nodes * job.getSpec().gpusPerNode;
         writer.observe(gang);
         if ("Running".equals(status.phase) && (status.rdma == null || status.rdma.verified == null) && status.ranks != null) {
@@ -152,7 +160,8 @@ public final class TrainingJobReconciler implements Reconciler<TrainingJob>, Cle
         return DeleteControl.defaultDelete();
     }
 
-    private List<TrainingJobStatus.Rank> ranks(KubernetesClient client, TrainingJob job, List<Pod> pods, GangState gang) {
+    private List<TrainingJobStatus.Rank> ranks(Context<TrainingJob> context, KubernetesClient client, TrainingJob job, List<Pod> pods,
+            GangState gang) {
         if (gang.scheduled() < gang.expected() || gang.created() < gang.expected()) {
             return null;
         }
@@ -161,7 +170,7 @@ public final class TrainingJobReconciler implements Reconciler<TrainingJob>, Cle
         Map<String, Map<String, String>> labels = new HashMap<>();
         if (!keys.isEmpty()) {
             for (Pod pod : pods) {
-                Node node = client.nodes().withName(pod.getSpec().getNodeName()).get();
+                Node node = JobInformers.node(context, pod.getSpec().getNodeName()).orElse(null);
                 labels.put(pod.getSpec().getNodeName(), node == null || node.getMetadata().getLabels() == null ? Map.of() : node.getMetadata().getLabels());
             }
         }
@@ -212,17 +221,45 @@ public final class TrainingJobReconciler implements Reconciler<TrainingJob>, Cle
         return UpdateControl.<TrainingJob>noUpdate().rescheduleAfter(Duration.between(Instant.now(), expiry).plusSeconds(1));
     }
 
-    /** Creates an object if it is missing; one another reconcile created meanwhile is fine. */
-    private static void ensure(KubernetesClient client, HasMetadata object) {
-        if (client.resource(object).get() != null) {
+    /**
+     * Creates the gang's missing pods, several at a time: a 1,024-node gang created one by one waits on a thousand
+     * round trips. A pod another reconcile created meanwhile (409) is fine.
+     */
+    private static void createAll(KubernetesClient client, List<HasMetadata> pods) {
+        if (pods.size() <= 1) {
+            pods.forEach(pod -> create(client, pod));
             return;
         }
+        try (ExecutorService creators = Executors.newFixedThreadPool(Math.min(CREATORS, pods.size()),
+                Thread.ofPlatform().name("railyard-create-", 0).daemon().factory())) {
+            List<Future<?>> created = pods.stream().map(pod -> creators.submit(() -> create(client, pod))).collect(Collectors.toList());
+            for (Future<?> future : created) {
+                try {
+                    future.get();
+                } catch (ExecutionException e) {
+                    throw e.getCause() instanceof RuntimeException runtime ? runtime : new IllegalStateException(e.getCause());
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    throw new IllegalStateException("interrupted while creating the gang's pods", e);
+                }
+            }
+        }
+    }
+
+    private static void create(KubernetesClient client, HasMetadata object) {
         try {
             client.resource(object).create();
         } catch (KubernetesClientException e) {
             if (e.getCode() != 409) {
                 throw e;
             }
+        }
+    }
+
+    /** Creates an object if it is missing; one another reconcile created meanwhile is fine. */
+    private static void ensure(KubernetesClient client, HasMetadata object) {
+        if (client.resource(object).get() == null) {
+            create(client, object);
         }
     }
 
