@@ -27,7 +27,8 @@ public final class OperatorMetrics implements MultiCollector {
         restarts.increment();
     }
 
-    long reconciles() {
+    /** Reconciles so far. */
+    public long reconciles() {
         return reconciles.sum();
     }
 

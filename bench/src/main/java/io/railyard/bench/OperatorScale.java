@@ -1,0 +1,154 @@
+package io.railyard.bench;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import io.fabric8.kubernetes.api.model.PodBuilder;
+import io.fabric8.kubernetes.client.Config;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import io.fabric8.kubernetes.client.http.BasicBuilder;
+import io.fabric8.kubernetes.client.http.HttpRequest;
+import io.fabric8.kubernetes.client.http.Interceptor;
+import io.fabric8.kubernetes.client.server.mock.KubernetesCrudDispatcher;
+import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
+import io.fabric8.mockwebserver.Context;
+import io.fabric8.mockwebserver.MockWebServer;
+import io.javaoperatorsdk.operator.Operator;
+import io.railyard.api.Names;
+import io.railyard.api.TrainingJob;
+import io.railyard.operator.reconcile.TrainingJobReconciler;
+import java.lang.management.ManagementFactory;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.atomic.LongAdder;
+
+/**
+ * The TrainingJob operator at scale on the fabric8 CRUD mock API server (no real API server can be had here): for jobs
+ * of 8, 128 and 1,024 nodes, the time from creation to every pod created, the operator's API requests per reconcile by
+ * verb, its requests over a steady minute (watches aside), its heap; then 100 concurrent 8-node jobs.
+ * Arguments: [STEADY_SECONDS] (default 60).
+ */
+public final class OperatorScale {
+    /** The operator's requests by verb, watches apart: counted on its own client. */
+    private static final Map<String, LongAdder> REQUESTS = new ConcurrentHashMap<>();
+
+    private OperatorScale() {}
+
+    public static void main(String[] args) throws Exception {
+        int steadySeconds = args.length > 0 ? Integer.parseInt(args[0]) : 60;
+        KubernetesMockServer server = new KubernetesMockServer(new Context(), new MockWebServer(), new HashMap<>(),
+                new KubernetesCrudDispatcher(), false);
+        server.init();
+        Config config = server.createClient().getConfiguration();
+        try (KubernetesClient observer = new KubernetesClientBuilder().withConfig(config).build();
+                KubernetesClient client = new KubernetesClientBuilder().withConfig(config)
+                        .withHttpClientBuilderConsumer(builder -> builder.addOrReplaceInterceptor("count", new Counting())).build()) {
+            double peer = plainClientCreates(observer, 1024);
+            System.out.printf("peer: a plain client creating 1,024 pods, 16 at a time: %.2f s%n", peer);
+            Operator operator = new Operator(o -> o.withKubernetesClient(client).withCloseClientOnStop(false)
+                    .withUseSSAToPatchPrimaryResource(false).withSSABasedCreateUpdateMatchForDependentResources(false));
+            TrainingJobReconciler reconciler = new TrainingJobReconciler("railyard:bench", (namespace, pod) -> Optional.empty());
+            operator.register(reconciler);
+            operator.start();
+            for (int nodes : new int[] {8, 128, 1024}) {
+                Map<String, Long> before = snapshot();
+                long reconcilesBefore = reconciler.metrics().reconciles();
+                long start = System.nanoTime();
+                observer.resource(job("job-" + nodes, nodes)).create();
+                awaitPods(observer, "job-" + nodes, nodes);
+                double seconds = (System.nanoTime() - start) / 1e9;
+                Thread.sleep(2_000);   // the reconciles the pods' creation set off
+                Map<String, Long> during = difference(snapshot(), before);
+                long reconciles = reconciler.metrics().reconciles() - reconcilesBefore;
+                System.out.printf("%d-node job: all pods created in %.2f s%s; %d reconciles, requests %s (%.1f per reconcile)%n", nodes, seconds,
+                        nodes == 1024 ? String.format(" (%.2f x the plain client)", seconds / peer) : "", reconciles, during,
+                        during.values().stream().mapToLong(Long::longValue).sum() / (double) Math.max(1, reconciles));
+            }
+            Map<String, Long> before = snapshot();
+            long reconcilesBefore = reconciler.metrics().reconciles();
+            Thread.sleep(steadySeconds * 1_000L);
+            System.out.printf("steady state, %d s, 3 jobs (1,160 pods): %d reconciles, requests beyond watches %s%n", steadySeconds,
+                    reconciler.metrics().reconciles() - reconcilesBefore, difference(snapshot(), before));
+            System.gc();
+            long heap = ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed();
+            System.out.printf("heap after GC: %d MiB (the operator, its informers' caches, and the mock server in one JVM)%n", heap >> 20);
+
+            long start = System.nanoTime();
+            for (int i = 0; i < 100; i++) {
+                observer.resource(job("many-" + i, 8)).create();
+            }
+            for (int i = 0; i < 100; i++) {
+                awaitPods(observer, "many-" + i, 8);
+            }
+            System.out.printf("100 concurrent 8-node jobs: all 800 pods created in %.2f s%n", (System.nanoTime() - start) / 1e9);
+            operator.stop();
+        } finally {
+            server.destroy();
+        }
+        System.exit(0);
+    }
+
+    /** The same API server's own pace: pods as the operator makes them, created by a client with nothing else to do. */
+    private static double plainClientCreates(KubernetesClient client, int count) throws Exception {
+        long start = System.nanoTime();
+        try (ExecutorService creators = Executors.newFixedThreadPool(16)) {
+            for (int i = 0; i < count; i++) {
+                String name = "peer-" + i;
+                creators.submit(() -> client.pods().inNamespace("peer").resource(new PodBuilder().withNewMetadata().withName(name)
+                        .addToLabels(Names.JOB_LABEL, "peer").endMetadata().withNewSpec().addNewContainer().withName("trainer")
+                        .withImage("pytorch").endContainer().endSpec().build()).create());
+            }
+        }
+        return (System.nanoTime() - start) / 1e9;
+    }
+
+    private static TrainingJob job(String name, int nodes) throws Exception {
+        return new ObjectMapper(new YAMLFactory()).readValue("""
+                apiVersion: railyard.io/v1alpha1
+                kind: TrainingJob
+                metadata: {name: %s, namespace: bench}
+                spec: {image: pytorch, script: train.py, nodes: %d, gpusPerNode: 8, scheduling: {topologyKeys: [railyard.io/ib-leaf]}}
+                """.formatted(name, nodes), TrainingJob.class);
+    }
+
+    private static void awaitPods(KubernetesClient observer, String job, int nodes) throws InterruptedException {
+        while (observer.pods().inNamespace("bench").withLabel(Names.JOB_LABEL, job).list().getItems().size() < nodes) {
+            Thread.sleep(50);
+        }
+    }
+
+    private static Map<String, Long> snapshot() {
+        Map<String, Long> counts = new TreeMap<>();
+        REQUESTS.forEach((verb, count) -> counts.put(verb, count.sum()));
+        return counts;
+    }
+
+    private static Map<String, Long> difference(Map<String, Long> after, Map<String, Long> before) {
+        Map<String, Long> difference = new TreeMap<>();
+        after.forEach((verb, count) -> {
+            long delta = count - before.getOrDefault(verb, 0L);
+            if (delta > 0) {
+                difference.put(verb, delta);
+            }
+        });
+        return difference;
+    }
+
+    private static final class Counting implements Interceptor {
+        @Override
+        public void before(BasicBuilder builder, HttpRequest request, Interceptor.RequestTags tags) {
+            String query = request.uri().getQuery();
+            if (query != null && query.contains("watch=true")) {
+                return;
+            }
+            String path = request.uri().getPath();
+            String kind = path.replaceAll(".*/namespaces/[^/]+/", "").replaceAll("^/api(s)?/.*?/v1[a-z0-9]*/", "").replaceAll("/.*", "");
+            REQUESTS.computeIfAbsent(request.method() + " " + kind, k -> new LongAdder()).increment();
+        }
+    }
+}
