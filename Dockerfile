@@ -1,7 +1,14 @@
 # The Railyard image: one jar, every command (agent, doctor, fabric, ...). Build the jar first: ./mvnw -DskipTests package
 FROM eclipse-temurin:25-jre
-# infiniband-diags: ibnetdiscover, iblinkinfo and ibqueryerrors for `railyard fabric` (deploy/fabric)
-RUN apt-get update && apt-get install -y --no-install-recommends infiniband-diags && rm -rf /var/lib/apt/lists/*
+# infiniband-diags: ibnetdiscover, iblinkinfo and ibqueryerrors for `railyard fabric` (deploy/fabric); curl trains the cache below
+RUN apt-get update && apt-get install -y --no-install-recommends infiniband-diags curl && rm -rf /var/lib/apt/lists/*
 COPY cli/target/railyard.jar /opt/railyard/railyard.jar
+COPY examples/nodes/roce-8gpu /opt/railyard/train/roce-8gpu
+COPY tools/train-aot-cache /opt/railyard/train-aot-cache
+# The agent's ahead-of-time cache (-XX:AOTCache in deploy/agent): its scrape path trained on an example node, with the
+# agent's own JVM flags, so that a new agent is warm from its first scrapes.
+RUN /opt/railyard/train-aot-cache java /opt/railyard/railyard.jar /opt/railyard/train/roce-8gpu /opt/railyard/agent.aot \
+      "-Xmx32m -Xss256k -XX:+UseSerialGC -XX:MaxMetaspaceSize=64m -XX:ReservedCodeCacheSize=32m -XX:MaxDirectMemorySize=16m -XX:TrimNativeHeapInterval=2000 -XX:CompileThresholdScaling=0.1" \
+    && rm -rf /opt/railyard/train /opt/railyard/train-aot-cache
 USER 65532:65532
 ENTRYPOINT ["java", "-jar", "/opt/railyard/railyard.jar"]

@@ -5,7 +5,7 @@
 . "$(dirname "$0")/harness.sh"
 "$JAVA_HOME/bin/java" --enable-native-access=ALL-UNNAMED -cp "bench/target/classes:$cp" io.railyard.agent.DevicePluginBench "$@"
 
-flags=$(sed -n 's/.*JAVA_TOOL_OPTIONS.*//; /value: "-X/{s/.*value: "\(.*\)"/\1/p}' deploy/agent/daemonset.yaml)
+flags=$(sed -n 's/.*JAVA_TOOL_OPTIONS.*//; /value: "-X/{s/.*value: "\(.*\)"/\1/p}' deploy/agent/daemonset.yaml | sed 's/ -XX:AOTCache=[^ ]*//')
 dir=$(mktemp -d)
 mkdir -p "$dir/device-plugins"
 # shellcheck disable=SC2086

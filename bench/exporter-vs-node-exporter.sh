@@ -10,7 +10,7 @@ command -v prometheus-node-exporter >/dev/null || { echo "install prometheus-nod
 work=$(mktemp -d)
 trap 'kill $(jobs -p) 2>/dev/null || true; rm -rf "$work"' EXIT
 "$JAVA_HOME/bin/java" -cp "bench/target/classes:$cp" io.railyard.bench.WideTrees "$work"
-flags=$(sed -n '/value: "-X/{s/.*value: "\(.*\)"/\1/p}' deploy/agent/daemonset.yaml)
+flags=$(sed -n '/value: "-X/{s/.*value: "\(.*\)"/\1/p}' deploy/agent/daemonset.yaml | sed 's/ -XX:AOTCache=[^ ]*//')
 ticks=$(getconf CLK_TCK)
 
 cpu_ticks() { awk '{print $14 + $15}' "/proc/$1/stat"; }

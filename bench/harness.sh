@@ -3,7 +3,7 @@ set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 JAVA_HOME=$(tools/java-home)
 export JAVA_HOME MAVEN_OPTS="--sun-misc-unsafe-memory-access=allow ${MAVEN_OPTS:-}"
-./mvnw -q -B -DskipTests -pl bench,cli -am install >&2
+./mvnw -q -B -DskipTests -DskipITs -pl bench,cli -am install >&2
 cp=$(./mvnw -q -B -pl bench dependency:build-classpath -Dmdep.outputFile=/dev/stdout)
 
 # Wall milliseconds of one run of a command; its output goes to a file (GNU grep stops at the first match when its
