@@ -6,12 +6,8 @@
 # fresh starts.
 #   bench/exporter-cold-start.sh [RUNS]
 runs=${1:-5}
-command -v prometheus-node-exporter >/dev/null || { echo "install prometheus-node-exporter (apt-get install prometheus-node-exporter)" >&2; exit 2; }
 . "$(dirname "$0")/harness.sh"
-work=$(mktemp -d)
-trap 'kill $(jobs -p) 2>/dev/null || true; rm -rf "$work"' EXIT
-"$JAVA_HOME/bin/java" -cp "bench/target/classes:$cp" io.railyard.bench.WideTrees "$work"
-flags=$(sed -n '/value: "-X/{s/.*value: "\(.*\)"/\1/p}' deploy/agent/daemonset.yaml | sed 's/ -XX:AOTCache=[^ ]*//')
+. "$(dirname "$0")/exporter-prelude.sh"
 aot=()
 if [ "${AOT:-on}" != off ]; then
   tools/train-aot-cache "$JAVA_HOME/bin/java" cli/target/railyard.jar "$work/roce-64port" "$work/agent.aot" "$flags"

@@ -5,12 +5,8 @@
 batches=${1:-15}
 per_batch=${2:-40}
 warmup_seconds=${3:-30}
-command -v prometheus-node-exporter >/dev/null || { echo "install prometheus-node-exporter (apt-get install prometheus-node-exporter)" >&2; exit 2; }
 . "$(dirname "$0")/harness.sh"
-work=$(mktemp -d)
-trap 'kill $(jobs -p) 2>/dev/null || true; rm -rf "$work"' EXIT
-"$JAVA_HOME/bin/java" -cp "bench/target/classes:$cp" io.railyard.bench.WideTrees "$work"
-flags=$(sed -n '/value: "-X/{s/.*value: "\(.*\)"/\1/p}' deploy/agent/daemonset.yaml | sed 's/ -XX:AOTCache=[^ ]*//')
+. "$(dirname "$0")/exporter-prelude.sh"
 ticks=$(getconf CLK_TCK)
 
 cpu_ticks() { awk '{print $14 + $15}' "/proc/$1/stat"; }
