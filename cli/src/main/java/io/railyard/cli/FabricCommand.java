@@ -106,9 +106,12 @@ final class FabricCommand implements Callable<Integer> {
         if (!objectsAsked) {
             out.print(output == Output.text ? report.text() : write(report.json()));
         } else {
-            printObjects(report.topology(), out);
-            if (apply) {
-                apply(report.topology(), out);
+            // with --apply the cluster is reached first: nothing is printed for a cluster that cannot take it
+            try (KubernetesClient client = apply ? kube.connect() : null) {
+                printObjects(report.topology(), out);
+                if (client != null) {
+                    apply(client, report.topology(), out);
+                }
             }
             report.findings().stream().filter(f -> f.severity() == FabricFinding.Severity.error)
                     .forEach(f -> spec.commandLine().getErr().println("fabric: " + f.id() + ": " + f.summary()));
@@ -233,20 +236,18 @@ final class FabricCommand implements Callable<Integer> {
         }
     }
 
-    private void apply(Topology topology, PrintWriter out) {
-        try (KubernetesClient client = kube.connect()) {
-            FabricApply writer = new FabricApply(client, out);
-            if (labels) {
-                writer.labels(SchedulerObjects.labels(topology));
-            }
-            if (hyperNodes) {
-                apiCall(() -> writer.hyperNodes(SchedulerObjects.hyperNodes(topology)), FabricApply.HYPER_NODES, "--hyper-nodes",
-                        "install Volcano 1.12 or later");
-            }
-            if (kueueTopology) {
-                apiCall(() -> writer.kueueTopology(SchedulerObjects.kueueTopology(topology)), FabricApply.KUEUE_TOPOLOGIES,
-                        "--kueue-topology", "install Kueue 0.14 or later");
-            }
+    private void apply(KubernetesClient client, Topology topology, PrintWriter out) {
+        FabricApply writer = new FabricApply(client, out);
+        if (labels) {
+            writer.labels(SchedulerObjects.labels(topology));
+        }
+        if (hyperNodes) {
+            apiCall(() -> writer.hyperNodes(SchedulerObjects.hyperNodes(topology)), FabricApply.HYPER_NODES, "--hyper-nodes",
+                    "install Volcano 1.12 or later");
+        }
+        if (kueueTopology) {
+            apiCall(() -> writer.kueueTopology(SchedulerObjects.kueueTopology(topology)), FabricApply.KUEUE_TOPOLOGIES,
+                    "--kueue-topology", "install Kueue 0.14 or later");
         }
     }
 

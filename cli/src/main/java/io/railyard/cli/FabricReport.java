@@ -34,7 +34,7 @@ record FabricReport(Fabric fabric, Topology topology, List<FabricFinding> findin
         StringBuilder text = new StringBuilder();
         Map<Topology.Role, List<Topology.Switch>> byRole = topology.switches().stream()
                 .collect(Collectors.groupingBy(Topology.Switch::role, LinkedHashMap::new, Collectors.toList()));
-        text.append("railyard fabric: ").append(topology.switches().size()).append(" switches (")
+        text.append("railyard fabric: ").append(topology.switches().size()).append(topology.switches().size() == 1 ? " switch (" : " switches (")
                 .append(byRole.entrySet().stream().map(e -> e.getValue().size() + " " + e.getKey()).collect(Collectors.joining(", ")))
                 .append("), ").append(fabric.cas().size()).append(" HCAs on ").append(topology.hosts().size()).append(" hosts, ")
                 .append(fabric.cables().size()).append(" links\n\n");

@@ -14,6 +14,7 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.server.mock.EnableKubernetesMockClient;
 import io.railyard.fabric.SchedulerObjects;
 import java.io.InputStream;
+import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -140,6 +141,23 @@ class FabricCommandTest {
         assertThat(run.out()).contains("node/node-a.example.com not found").contains("hypernode/leaf-gone deleted: no longer in the fabric")
                 .contains("hypernode/sw-98039b0300f0a000 created");
         assertThat(client.genericKubernetesResources(FabricApply.HYPER_NODES).withName("leaf-gone").get()).isNull();
+    }
+
+    @Test
+    void applyToAClusterThatCannotBeReachedPrintsNothingAndOneLine() throws Exception {
+        int closed;
+        try (ServerSocket socket = new ServerSocket(0)) {
+            closed = socket.getLocalPort();
+        }
+        Path kubeconfig = Files.writeString(dir.resolve("unreachable"), Files.readString(MockKubeconfig.write(dir, client))
+                .replace(client.getMasterUrl().toString().replaceAll("/$", ""), "https://127.0.0.1:" + closed));
+
+        CommandRun run = fabric("fattree", "--labels", "--apply", "--kubeconfig", kubeconfig.toString());
+
+        assertThat(run.exitCode()).isEqualTo(1);
+        assertThat(run.out()).isEmpty();
+        assertThat(run.err()).startsWith("fabric: cannot use the Kubernetes API at https://127.0.0.1:" + closed).contains("connection refused")
+                .hasLineCount(1);
     }
 
     @Test
