@@ -22,7 +22,8 @@ final class NcclLogAnalyzer implements Analyzer {
     private static final String VERSION = "NCCL version";
     private static final String BOOTSTRAP = "Bootstrap";
     private static final String USING_NETWORK = "Using network ";
-    private static final String IB_USING = " : Using [";
+    /** {@code NET/IB : Using [0]…}, and {@code NET/Socket: Using [0]…} as NCCL 2.3 and 2.4 wrote it. */
+    private static final String IB_USING = ": Using [";
     private static final String NO_DEVICE = "NET/IB : No device found";
     private static final String NO_VERBS = "Failed to open libibverbs";
     private static final String PLUGIN_IB_FAILED = "Failed to initialize NET plugin IB";
@@ -55,6 +56,11 @@ final class NcclLogAnalyzer implements Analyzer {
     private boolean anyRoce;
     private String socketInterfaces;
     private String lastDevices;
+    /** The init lines that name the networks NCCL set up (number and text: a Line is reused), for an inference. */
+    private InitLine ibInit;
+    private InitLine socketInit;
+
+    private record InitLine(long number, String text) {}
     private long netConnections;
     private long gdrConnections;
     private long socketConnections;
@@ -106,6 +112,12 @@ final class NcclLogAnalyzer implements Analyzer {
                 }
             }
             case 'N', 'U', 'B', 'G', 'F', 'I', 'P' -> read(line);
+            case 'R' -> { // NCCL 2.3 and 2.4 name a ring's connections: "Ring 00 : 0 -> 1 via NET/Socket/0"
+                int via = line.indexOf(VIA_NET, message);
+                if (via >= 0) {
+                    connection(line, via);
+                }
+            }
             case 'A' -> {
                 if (message + 1 < line.length() && line.charAt(message + 1) == 's' && line.startsWith(ASSIGNED, message)) {
                     read(line);
@@ -177,8 +189,10 @@ final class NcclLogAnalyzer implements Analyzer {
         }
         if (net.group(1).equals("Socket")) {
             socketInterfaces = text.substring(net.end()).strip();
+            socketInit = socketInit == null ? new InitLine(line.number(), text) : socketInit;
             return;
         }
+        ibInit = ibInit == null ? new InitLine(line.number(), text) : ibInit;
         Matcher device = NET_DEVICE.matcher(text);
         while (device.find() && hcas.size() < MAX_HCAS) {
             hcas.add(device.group(1));
@@ -294,7 +308,7 @@ final class NcclLogAnalyzer implements Analyzer {
         }
         String transport = transport();
         boolean fallback = transport.equals("socket")
-                && (findings.has("ib-no-device") || findings.has("no-verbs-library") || findings.has("ib-init-failed"));
+                && (findings.has("ib-no-device") || findings.has("no-verbs-library") || findings.has("ib-init-failed") || ibInit != null);
         Boolean gdr = gdrConnections > 0 ? Boolean.TRUE : gdrDisabled ? Boolean.FALSE : gdrEnabled ? Boolean.TRUE : null;
         report.nccl = new NcclSummary(version, transport, transport.equals("plugin") ? plugin : null, fallback, gdr,
                 hcas.stream().toList(), bootstrap, netConnections, gdrConnections);
@@ -313,6 +327,9 @@ final class NcclLogAnalyzer implements Analyzer {
             name = "IB";
         }
         if (name == null) {
+            name = inferredFromInit();
+        }
+        if (name == null) {
             return "unknown";
         }
         if (name.equals("Socket")) {
@@ -323,6 +340,31 @@ final class NcclLogAnalyzer implements Analyzer {
         }
         plugin = name;
         return "plugin";
+    }
+
+    /**
+     * Without a "Using network" line, channel lines or completions, the init lines decide: NET/IB set up with its
+     * devices and nothing failing means IB or RoCE (a NET/Socket line beside it is the out-of-band interface); NET/Socket
+     * alone, or with IB failing or turned off, means sockets. The inference is a finding that cites its line.
+     */
+    private String inferredFromInit() {
+        boolean ibFailed = findings.has("ib-no-device") || findings.has("no-verbs-library") || findings.has("ib-init-failed")
+                || findings.has("rdma-disabled");
+        InitLine evidence;
+        String name;
+        if (ibInit != null && !hcas.isEmpty() && !ibFailed) {
+            evidence = ibInit;
+            name = "IB";
+        } else if (socketInit != null && (ibFailed || ibInit == null)) {
+            evidence = socketInit;
+            name = "Socket";
+        } else {
+            return null;
+        }
+        findings.add("network-inferred", Severity.INFO, "no 'Using network' or channel line: the network is inferred from NCCL's init"
+                        + " line for " + (name.equals("IB") ? "NET/IB and its devices" : "NET/Socket"),
+                "NCCL_DEBUG=INFO with NCCL_DEBUG_SUBSYS=INIT,NET prints the channel lines that settle it", evidence.number(), evidence.text());
+        return name;
     }
 
     private void conclude(NcclSummary nccl, boolean fallback) {

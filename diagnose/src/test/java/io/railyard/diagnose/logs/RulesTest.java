@@ -28,6 +28,53 @@ class RulesTest {
     }
 
     @Test
+    void ibInitLinesDecideAFragmentWithoutChannelLinesAndTheOobSocketLineDoesNotMakeItSocket() {
+        LogReport report = text(P + "NET/IB : Using [0]mlx5_0:1/IB [1]mlx5_1:1/IB ; OOB ib0:10.0.0.1<0>\n"
+                + P + "NET/Socket : Using [0]ib0:10.0.0.1<0>\n");
+
+        assertThat(report.nccl().transport()).isEqualTo("ib");
+        assertThat(report.nccl().fallback()).isFalse();
+        assertThat(finding(report, "network-inferred").evidence()).singleElement()
+                .satisfies(e -> assertThat(e.text()).contains("NET/IB : Using [0]mlx5_0:1/IB"));
+        assertThat(RdmaVerdict.of(P + "NET/IB : Using [0]mlx5_0:1/IB ; OOB ib0:10.0.0.1<0>\n", false).verified()).isTrue();
+    }
+
+    @Test
+    void roceInitLineWithRelaxedOrderingIsRoce() {
+        assertThat(text(P + "NET/IB : Using [0]mlx5_0:1/RoCE [1]mlx5_1:1/RoCE [RO]; OOB eth0:10.0.0.1<0>\n").nccl().transport())
+                .isEqualTo("roce");
+    }
+
+    @Test
+    void socketInitWithIbNotFoundIsAFallbackInAFragment() {
+        String fragment = P + "NET/IB : No device found.\n" + P + "NET/Socket : Using [0]ens3:10.0.0.1<0>\n";
+        LogReport report = text(fragment);
+
+        assertThat(report.nccl().transport()).isEqualTo("socket");
+        assertThat(report.nccl().fallback()).isTrue();
+        assertThat(finding(report, "ib-no-device").evidence()).isNotEmpty();
+        assertThat(RdmaVerdict.of(fragment, true).verified()).isFalse();
+    }
+
+    @Test
+    void nccl23RingLinesAndSocketLineWithoutTheSpaceAreRead() {
+        LogReport report = text("gpu-a:1234:5678 [0] NCCL INFO NET/Socket: Using [0]eth0:10.0.0.1<0>\n"
+                + "gpu-a:1234:5678 [0] NCCL INFO Ring 00 : 0 -> 1 via NET/Socket/0\n");
+
+        assertThat(report.nccl().transport()).isEqualTo("socket");
+        assertThat(report.nccl().netConnections()).isEqualTo(1);
+    }
+
+    @Test
+    void ibSetUpButSocketChannelsIsAFallback() {
+        LogReport report = text(P + "NET/IB : Using [0]mlx5_0:1/IB ; OOB ib0:10.0.0.1<0>\n"
+                + P + "Channel 00/0 : 0[0] -> 1[0] [send] via NET/Socket/0\n");
+
+        assertThat(report.nccl().transport()).isEqualTo("socket");
+        assertThat(report.nccl().fallback()).isTrue();
+    }
+
+    @Test
     void noVerbsLibraryIsASilentFallback() {
         LogReport report = text(W.replace("transport/net_ib.cc:1295", "misc/ibvwrap.cc:63") + "Failed to open libibverbs.so[.1]\n"
                 + P + "NET/Socket : Using [0]eth0:10.0.0.1<0>\n" + P + "Using network Socket\n");
