@@ -67,11 +67,14 @@ final class NcclLogAnalyzer implements Analyzer {
     private boolean gdrDisabled;
     private boolean gdrEnabled;
     private boolean gdrNoModule;
-    /** The network a completion error came from, when nothing else in the log names it. */
+    /** The network a completion error or a queue pair line came from, when nothing else in the log names it. */
     private String completionTransport;
+
+    private final NcclSetupLines setup;
 
     NcclLogAnalyzer(Findings findings) {
         this.findings = findings;
+        this.setup = new NcclSetupLines(findings);
     }
 
     /** A line without the {@code NCCL INFO} tag: WARN lines, a bare version line, pre-2.3 formats, or none of NCCL's. */
@@ -155,6 +158,13 @@ final class NcclLogAnalyzer implements Analyzer {
         }
         if (line.contains(IBV) && line.contains(FAILED)) {
             verbs(line);
+        }
+        if (NcclSetupLines.mayBeOne(line)) {
+            String linkLayer = setup.queuePair(line);
+            if (linkLayer != null && completionTransport == null) {
+                completionTransport = linkLayer;   // only NCCL's IB transport sets up queue pairs
+            }
+            setup.bootstrap(line);
         }
     }
 

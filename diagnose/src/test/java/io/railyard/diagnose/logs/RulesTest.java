@@ -75,6 +75,31 @@ class RulesTest {
     }
 
     @Test
+    void queuePairLinesWithAGidIndexAreRoceAndAShortMtuIsAFinding() {
+        LogReport report = text(P + "NET/IB: Dev 0 Port 1 qpn 58 mtu 3 GID 3 (0/FFFF0A0A0A01)\n");
+
+        assertThat(report.nccl().transport()).isEqualTo("roce");
+        assertThat(finding(report, "mtu").summary()).contains("1024 bytes, not 4096");
+        assertThat(finding(report, "mtu").remedy()).contains("netdev MTU");
+        LogReport ib = text(P + "NET/IB: Dev 1 Port 1 qpn 1032 mtu 5 LID 17\n");
+        assertThat(ib.nccl().transport()).isEqualTo("ib");
+        assertThat(ib.findings()).noneMatch(f -> f.id().equals("mtu"));
+    }
+
+    @Test
+    void bootstrapThatCannotConnectNamesTheInterfaceProblem() {
+        LogReport linkLocal = text(W.replace("transport/net_ib.cc:1295", "misc/socket.cc:484")
+                + "socketStartConnect: Connect to 169.254.3.1<45213> failed : Software caused connection abort\n");
+        LogReport docker = text(P.replace("NCCL INFO ", "NCCL INFO ") + "Call to connect returned Connection refused, retrying\n"
+                + W.replace("transport/net_ib.cc:1295", "misc/socket.cc:484") + "socketStartConnect: Connect to 172.17.0.1<39505> failed : Connection timed out\n");
+
+        assertThat(finding(linkLocal, "bootstrap-connect").summary()).contains("link-local address 169.254.3.1");
+        assertThat(finding(linkLocal, "bootstrap-connect").remedy()).contains("NCCL_SOCKET_IFNAME");
+        assertThat(finding(docker, "bootstrap-connect").summary()).contains("docker0");
+        assertThat(linkLocal.hasErrors()).isTrue();
+    }
+
+    @Test
     void noVerbsLibraryIsASilentFallback() {
         LogReport report = text(W.replace("transport/net_ib.cc:1295", "misc/ibvwrap.cc:63") + "Failed to open libibverbs.so[.1]\n"
                 + P + "NET/Socket : Using [0]eth0:10.0.0.1<0>\n" + P + "Using network Socket\n");
