@@ -59,6 +59,7 @@ final class NcclLogAnalyzer implements Analyzer {
     /** The init lines that name the networks NCCL set up (number and text: a Line is reused), for an inference. */
     private InitLine ibInit;
     private InitLine socketInit;
+    private InitLine ofiInit;
 
     private record InitLine(long number, String text) {}
     private long netConnections;
@@ -165,6 +166,15 @@ final class NcclLogAnalyzer implements Analyzer {
                 completionTransport = linkLayer;   // only NCCL's IB transport sets up queue pairs
             }
             setup.bootstrap(line);
+            String provider = setup.ofiProvider(line);
+            if (provider != null && ofiInit == null) {
+                ofiInit = new InitLine(line.number(), line.text());
+            }
+            Boolean ofiGdr = setup.ofiGpuDirect(line);
+            if (ofiGdr != null) {
+                gdrEnabled |= ofiGdr;
+                gdrDisabled |= !ofiGdr;
+            }
         }
     }
 
@@ -362,7 +372,10 @@ final class NcclLogAnalyzer implements Analyzer {
                 || findings.has("rdma-disabled");
         InitLine evidence;
         String name;
-        if (ibInit != null && !hcas.isEmpty() && !ibFailed) {
+        if (ofiInit != null) {
+            evidence = ofiInit;
+            name = "AWS Libfabric";   // the name aws-ofi-nccl gives itself in "Using network"
+        } else if (ibInit != null && !hcas.isEmpty() && !ibFailed) {
             evidence = ibInit;
             name = "IB";
         } else if (socketInit != null && (ibFailed || ibInit == null)) {
@@ -372,7 +385,7 @@ final class NcclLogAnalyzer implements Analyzer {
             return null;
         }
         findings.add("network-inferred", Severity.INFO, "no 'Using network' or channel line: the network is inferred from NCCL's init"
-                        + " line for " + (name.equals("IB") ? "NET/IB and its devices" : "NET/Socket"),
+                        + " line for " + (name.equals("IB") ? "NET/IB and its devices" : name.equals("Socket") ? "NET/Socket" : name),
                 "NCCL_DEBUG=INFO with NCCL_DEBUG_SUBSYS=INIT,NET prints the channel lines that settle it", evidence.number(), evidence.text());
         return name;
     }

@@ -1,18 +1,21 @@
 package io.railyard.diagnose.logs;
 
+import java.util.Locale;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * Lines of NCCL's connection set-up that fragments often hold: the IB queue pair lines ({@code NET/IB: Dev 0 Port 1
- * qpn 58 mtu 3 GID 3 (…)}), whose GID index means RoCE and whose active MTU may be short, and the socket bootstrap's
- * failures, which name a wrong interface.
+ * Lines of NCCL's set-up that fragments often hold: the IB queue pair lines ({@code NET/IB: Dev 0 Port 1 qpn 58 mtu 3
+ * GID 3 (…)}), whose GID index means RoCE and whose active MTU may be short; the socket bootstrap's failures, which name
+ * a wrong interface; and AWS's OFI plugin's provider and GPUDirect lines.
  */
 final class NcclSetupLines {
     private static final Pattern QP = Pattern.compile("NET/IB ?: .*?\\bqpn \\d+ mtu (\\d)\\b(.*)");
     private static final Pattern GID = Pattern.compile("\\bGID (\\d+)");
     private static final Pattern CONNECT_TO = Pattern.compile("[Cc]onnect to (\\S+?)<\\d+>");
     private static final String[] IB_MTUS = {"", "256", "512", "1024", "2048", "4096"};
+    private static final String OFI = "NET/OFI ";
+    private static final Pattern OFI_PROVIDER = Pattern.compile("NET/OFI Selected [Pp]rovider is (\\S+)");
 
     private final Findings findings;
 
@@ -21,7 +24,28 @@ final class NcclSetupLines {
     }
 
     static boolean mayBeOne(Line line) {
-        return line.contains(" qpn ") || line.contains("onnect") || line.contains("bootstrap");
+        return line.contains(" qpn ") || line.contains("onnect") || line.contains("bootstrap") || line.contains(OFI);
+    }
+
+
+    /** AWS's OFI plugin: the Libfabric provider it selected (efa on AWS), or null for another line. */
+    String ofiProvider(Line line) {
+        if (!line.contains(OFI)) {
+            return null;
+        }
+        Matcher provider = OFI_PROVIDER.matcher(line.text());
+        return provider.find() ? provider.group(1) : null;
+    }
+
+    /** AWS's OFI plugin on GPUDirect RDMA (or DMA-BUF): true enabled, false disabled, null for another line. */
+    Boolean ofiGpuDirect(Line line) {
+        String text = line.text();
+        if (!text.contains(OFI) || !(text.contains("GPUDirect RDMA") || text.contains("DMA-BUF") || text.contains("DMABUF"))) {
+            return null;
+        }
+        String lower = text.toLowerCase(Locale.ROOT);
+        return lower.contains("disabled") || lower.contains("not supported") ? Boolean.FALSE
+                : lower.contains("enabled") || lower.contains("supported") ? Boolean.TRUE : null;
     }
 
     /** The link layer a queue pair line shows ({@code RoCE} with a GID index, else {@code IB}), or null for another line. */

@@ -100,6 +100,28 @@ class RulesTest {
     }
 
     @Test
+    void awsOfiPluginWithTheEfaProviderIsThePluginEvenWithoutUsingNetwork() {
+        LogReport report = text(P + "NET/OFI Initializing aws-ofi-nccl 1.7.4-aws\n" + P + "NET/OFI Selected Provider is efa (found 4 nics)\n"
+                + P + "NET/OFI GPUDirect RDMA support is enabled\n");
+
+        assertThat(report.nccl().transport()).isEqualTo("plugin");
+        assertThat(report.nccl().plugin()).isEqualTo("AWS Libfabric");
+        assertThat(report.nccl().rdma()).isTrue();
+        assertThat(report.nccl().gdr()).isTrue();
+        assertThat(finding(report, "network-inferred").evidence().getFirst().text()).contains("Selected Provider is efa");
+        assertThat(text(P + "Using network AWS Libfabric\n" + P + "NET/OFI GPUDirect RDMA is disabled\n").nccl().gdr()).isFalse();
+    }
+
+    @Test
+    void ibextPluginMissingItsSymbolFallsBackToNcclsOwnIb() {
+        LogReport report = text(P + "NET/Plugin: Failed to find ncclNetPlugin_v5 symbol.\n"
+                + P + "NET/IB : Using [0]mlx5_0:1/IB ; OOB ib0:10.0.0.1<0>\n");
+
+        assertThat(report.nccl().transport()).isEqualTo("ib");
+        assertThat(report.nccl().fallback()).isFalse();
+    }
+
+    @Test
     void noVerbsLibraryIsASilentFallback() {
         LogReport report = text(W.replace("transport/net_ib.cc:1295", "misc/ibvwrap.cc:63") + "Failed to open libibverbs.so[.1]\n"
                 + P + "NET/Socket : Using [0]eth0:10.0.0.1<0>\n" + P + "Using network Socket\n");
