@@ -13,8 +13,15 @@ public record FabricNode(Guid guid, Type type, String description, int ports, in
         return type == Type.SWITCH;
     }
 
-    /** The host of an HCA: the first word of its node description ({@code gpu-node-07 mlx5_1} → {@code gpu-node-07}). */
+    /**
+     * The host of an HCA: the first word of its node description ({@code gpu-node-07 mlx5_1} → {@code gpu-node-07}).
+     * An HCA whose description was never set (rdma-ndd not running) keeps the factory one, {@code MT4123 ConnectX6
+     * Mellanox Technologies}, which names no host: it stands alone, named after its GUID.
+     */
     public String host() {
+        if (factoryDescription()) {
+            return "hca-" + guid.hex();
+        }
         int space = description.indexOf(' ');
         return space < 0 ? description : description.substring(0, space);
     }
@@ -22,6 +29,11 @@ public record FabricNode(Guid guid, Type type, String description, int ports, in
     /** The device of an HCA: the rest of its node description after the host ({@code mlx5_1}), else its GUID. */
     public String device() {
         int space = description.indexOf(' ');
-        return space < 0 ? guid.toString() : description.substring(space + 1).trim();
+        return space < 0 || factoryDescription() ? guid.toString() : description.substring(space + 1).trim();
+    }
+
+    private boolean factoryDescription() {
+        return description.isBlank() || description.contains("Mellanox Technologies") || description.startsWith("MT")
+                && description.length() > 2 && Character.isDigit(description.charAt(2));
     }
 }

@@ -78,6 +78,18 @@ class TopologyTest {
     }
 
     @Test
+    void hcasWithTheFactoryDescriptionAreNotOneHost() {
+        Fabric fabric = IbNetDiscover.parse(Fixtures.lines("single-switch", "ibnetdiscover.txt").stream()
+                .map(line -> line.replaceAll("\"gpu-node-0[12] mlx5_0\"", "\"MT4123 ConnectX6   Mellanox Technologies\"")).toList());
+
+        Topology topology = Topology.of(fabric, Map.of());
+
+        assertThat(topology.hosts()).extracting(Topology.Host::host)
+                .containsExactlyInAnyOrder("gpu-node-03", "gpu-node-04", "hca-98039b0300c4e100", "hca-98039b0300c4e102");
+        assertThat(FabricHealth.check(fabric, topology, List.of(), List.of(), null)).isEmpty();
+    }
+
+    @Test
     void guidsCompareAsNumbersWhateverTheLeadingZeros() {
         assertThat(Guid.parse("43f720300e1a001")).isEqualTo(Guid.parse("0x043f720300e1a001"));
         assertThat(Guid.parse("0x043f720300e1a001").toString()).isEqualTo("0x043f720300e1a001");
