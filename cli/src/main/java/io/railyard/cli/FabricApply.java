@@ -16,6 +16,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
+import java.util.function.Function;
 import java.util.stream.Collectors;
 
 /** Writes the fabric's labels and scheduler objects to the cluster, a line per object changed. */
@@ -55,12 +56,15 @@ final class FabricApply {
     /** Creates or updates the HyperNodes, and deletes the ones Railyard made earlier that the fabric no longer has. */
     void hyperNodes(List<Map<String, Object>> hyperNodes) {
         var api = client.genericKubernetesResources(HYPER_NODES);
+        Map<String, GenericKubernetesResource> existing = api.list().getItems().stream()
+                .collect(Collectors.toMap(h -> h.getMetadata().getName(), Function.identity()));
         Set<String> wanted = hyperNodes.stream().map(FabricApply::name).collect(Collectors.toSet());
         for (Map<String, Object> hyperNode : hyperNodes) {
-            createOrUpdate(api, hyperNode, "hypernode");
+            createOrUpdate(api, hyperNode, existing.get(name(hyperNode)), "hypernode");
         }
-        for (GenericKubernetesResource old : api.withLabel(SchedulerObjects.MANAGED_BY, "railyard").list().getItems()) {
-            if (!wanted.contains(old.getMetadata().getName())) {
+        for (GenericKubernetesResource old : existing.values()) {
+            Map<String, String> labels = Objects.requireNonNullElse(old.getMetadata().getLabels(), Map.of());
+            if (!wanted.contains(old.getMetadata().getName()) && "railyard".equals(labels.get(SchedulerObjects.MANAGED_BY))) {
                 api.withName(old.getMetadata().getName()).delete();
                 out.println("hypernode/" + old.getMetadata().getName() + " deleted: no longer in the fabric");
             }
@@ -75,13 +79,13 @@ final class FabricApply {
             throw new Railyard.UsageException("Topology " + name(topology) + " exists with other levels, and Kueue does not let levels change:"
                     + " delete it (kubectl delete topology " + name(topology) + ") and the ResourceFlavors that name it, then run again");
         }
-        createOrUpdate(api, topology, "topology");
+        createOrUpdate(api, topology, current, "topology");
     }
 
+    /** Creates the object, or updates the current one when its spec differs. */
     private void createOrUpdate(NonNamespaceOperation<GenericKubernetesResource, GenericKubernetesResourceList, Resource<GenericKubernetesResource>> api,
-            Map<String, Object> object, String kind) {
+            Map<String, Object> object, GenericKubernetesResource current, String kind) {
         GenericKubernetesResource desired = Serialization.unmarshal(Serialization.asJson(object), GenericKubernetesResource.class);
-        GenericKubernetesResource current = api.withName(name(object)).get();
         if (current == null) {
             api.resource(desired).create();
             out.println(kind + "/" + name(object) + " created");

@@ -25,6 +25,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.function.Function;
+import java.util.stream.Stream;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -106,11 +107,15 @@ final class FabricCommand implements Callable<Integer> {
         if (!objectsAsked) {
             out.print(output == Output.text ? report.text() : write(report.json()));
         } else {
+            Topology topology = report.topology();
+            Map<String, Map<String, String>> nodeLabels = labels ? SchedulerObjects.labels(topology) : Map.of();
+            List<Map<String, Object>> hyper = hyperNodes ? SchedulerObjects.hyperNodes(topology) : List.of();
+            Map<String, Object> kueue = kueueTopology ? SchedulerObjects.kueueTopology(topology) : null;
             // with --apply the cluster is reached first: nothing is printed for a cluster that cannot take it
             try (KubernetesClient client = apply ? kube.connect() : null) {
-                printObjects(report.topology(), out);
+                printObjects(nodeLabels, hyper, kueue, out);
                 if (client != null) {
-                    apply(client, report.topology(), out);
+                    apply(client, nodeLabels, hyper, kueue, out);
                 }
             }
             report.findings().stream().filter(f -> f.severity() == FabricFinding.Severity.error)
@@ -125,8 +130,7 @@ final class FabricCommand implements Callable<Integer> {
         if (fromFiles && ibnetdiscover == null) {
             throw new Railyard.UsageException("--iblinkinfo and --ibqueryerrors are read beside --ibnetdiscover: give --ibnetdiscover FILE too");
         }
-        if (List.of(String.valueOf(ibnetdiscover), String.valueOf(iblinkinfo), String.valueOf(ibqueryerrors)).stream()
-                .filter("-"::equals).count() > 1) {
+        if (Stream.of(ibnetdiscover, iblinkinfo, ibqueryerrors).filter("-"::equals).count() > 1) {
             throw new Railyard.UsageException("only one of --ibnetdiscover, --iblinkinfo and --ibqueryerrors can read stdin (-)");
         }
         List<String> discovery = fromFiles ? FabricInput.read("--ibnetdiscover", ibnetdiscover) : runTool("ibnetdiscover", true, false);
@@ -213,17 +217,14 @@ final class FabricCommand implements Callable<Integer> {
         return names;
     }
 
-    private void printObjects(Topology topology, PrintWriter out) {
+    private void printObjects(Map<String, Map<String, String>> nodeLabels, List<Map<String, Object>> hyper, Map<String, Object> kueue,
+            PrintWriter out) {
         List<Object> objects = new ArrayList<>();
-        if (labels) {
-            SchedulerObjects.labels(topology).forEach((node, nodeLabels) -> objects.add(SchedulerObjects.object("v1", "Node",
-                    SchedulerObjects.metadata(node, nodeLabels), null)));
-        }
-        if (hyperNodes) {
-            objects.addAll(SchedulerObjects.hyperNodes(topology));
-        }
-        if (kueueTopology) {
-            objects.add(SchedulerObjects.kueueTopology(topology));
+        nodeLabels.forEach((node, labelsOfNode) -> objects.add(SchedulerObjects.object("v1", "Node",
+                SchedulerObjects.metadata(node, labelsOfNode), null)));
+        objects.addAll(hyper);
+        if (kueue != null) {
+            objects.add(kueue);
         }
         if (output == Output.json) {
             Map<String, Object> list = new LinkedHashMap<>();
@@ -236,18 +237,17 @@ final class FabricCommand implements Callable<Integer> {
         }
     }
 
-    private void apply(KubernetesClient client, Topology topology, PrintWriter out) {
+    private void apply(KubernetesClient client, Map<String, Map<String, String>> nodeLabels, List<Map<String, Object>> hyper,
+            Map<String, Object> kueue, PrintWriter out) {
         FabricApply writer = new FabricApply(client, out);
         if (labels) {
-            writer.labels(SchedulerObjects.labels(topology));
+            writer.labels(nodeLabels);
         }
         if (hyperNodes) {
-            apiCall(() -> writer.hyperNodes(SchedulerObjects.hyperNodes(topology)), FabricApply.HYPER_NODES, "--hyper-nodes",
-                    "install Volcano 1.12 or later");
+            apiCall(() -> writer.hyperNodes(hyper), FabricApply.HYPER_NODES, "--hyper-nodes", "install Volcano 1.12 or later");
         }
         if (kueueTopology) {
-            apiCall(() -> writer.kueueTopology(SchedulerObjects.kueueTopology(topology)), FabricApply.KUEUE_TOPOLOGIES,
-                    "--kueue-topology", "install Kueue 0.14 or later");
+            apiCall(() -> writer.kueueTopology(kueue), FabricApply.KUEUE_TOPOLOGIES, "--kueue-topology", "install Kueue 0.14 or later");
         }
     }
 

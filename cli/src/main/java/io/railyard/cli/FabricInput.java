@@ -79,6 +79,7 @@ final class FabricInput {
         }
     }
 
+    /** On a thread of its own: the common pool has one thread on two cores, and two drains there would take turns. */
     private static CompletableFuture<byte[]> drain(InputStream stream) {
         return CompletableFuture.supplyAsync(() -> {
             try (InputStream in = stream) {
@@ -88,6 +89,6 @@ final class FabricInput {
             } catch (IOException e) {
                 throw new UncheckedIOException(e);
             }
-        });
+        }, task -> Thread.ofVirtual().name("railyard-drain").start(task));
     }
 }

@@ -7,7 +7,6 @@ import java.util.Comparator;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
@@ -79,18 +78,23 @@ public final class FabricHealth {
     }
 
     private void degradedLinks() {
-        String width = mostCommonText(fabric.cables().stream().map(Cable::width).filter(w -> !w.isEmpty()).toList());
-        String speed = mostCommonText(fabric.cables().stream().map(Cable::speed).filter(s -> !s.isEmpty()).toList());
+        Integer usualLanes = mostCommon(fabric.cables().stream().filter(c -> !c.width().isEmpty()).map(c -> lanes(c.width())).toList());
+        Integer usualSpeed = mostCommon(fabric.cables().stream().map(c -> LaneSpeed.rank(c.speed())).filter(rank -> rank >= 0).toList());
+        if (usualLanes == null || usualSpeed == null) {
+            return;
+        }
+        String speed = LaneSpeed.nameOfRank(usualSpeed);
         for (Cable cable : fabric.cables()) {
-            boolean narrow = !cable.width().isEmpty() && lanes(cable.width()) < lanes(width);
-            boolean slow = !cable.speed().isEmpty() && LaneSpeed.rank(cable.speed()) < LaneSpeed.rank(speed);
+            boolean narrow = !cable.width().isEmpty() && lanes(cable.width()) < usualLanes;
+            int rank = LaneSpeed.rank(cable.speed());
+            boolean slow = rank >= 0 && rank < usualSpeed;
             if (!narrow && !slow) {
                 continue;
             }
             boolean aFirst = tier(cable.a()) <= tier(cable.b());
             findings.add(new FabricFinding("degraded-link", Severity.error,
                     "link " + describe(aFirst ? cable.a() : cable.b()) + " <-> " + describe(aFirst ? cable.b() : cable.a()) + " runs at "
-                            + cable.rate() + " where the fabric's links run at " + width.toLowerCase(Locale.ROOT) + speed,
+                            + cable.rate() + " where the fabric's links run at " + usualLanes + "x" + speed,
                     cable.evidence(),
                     narrow ? "a link trained on fewer lanes: reseat or replace the cable or transceiver (a damaged lane drops the link to 1X);"
                             + " ibportstate on either end shows the widths enabled"
@@ -194,15 +198,4 @@ public final class FabricHealth {
                 .map(Map.Entry::getKey).orElse(null);
     }
 
-    private static String mostCommonText(List<String> values) {
-        Map<String, Long> counts = values.stream().collect(Collectors.groupingBy(Function.identity(), Collectors.counting()));
-        return counts.entrySet().stream().max(Map.Entry.<String, Long>comparingByValue()
-                .thenComparing(e -> LaneSpeed.rank(e.getKey()) >= 0 ? LaneSpeed.rank(e.getKey()) : lanesOrZero(e.getKey())))
-                .map(Map.Entry::getKey).orElse("");
-    }
-
-    private static int lanesOrZero(String width) {
-        String digits = width.replaceAll("\\D", "");
-        return digits.isEmpty() ? 0 : Integer.parseInt(digits);
-    }
 }

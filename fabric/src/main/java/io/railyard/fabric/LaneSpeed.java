@@ -19,6 +19,11 @@ public final class LaneSpeed {
                 .orElse(laneGbps + "Gbps");
     }
 
+    /** The name of a speed by its rank. */
+    public static String nameOfRank(int rank) {
+        return SPEEDS.get(rank).name;
+    }
+
     /** The rank of a named speed (higher is faster), or -1 for a name this table does not know. */
     public static int rank(String name) {
         for (int i = 0; i < SPEEDS.size(); i++) {

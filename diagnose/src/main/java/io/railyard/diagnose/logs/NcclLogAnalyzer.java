@@ -328,7 +328,7 @@ final class NcclLogAnalyzer implements Analyzer {
         }
         String transport = transport();
         boolean fallback = transport.equals("socket")
-                && (findings.has("ib-no-device") || findings.has("no-verbs-library") || findings.has("ib-init-failed") || ibInit != null);
+                && (ibFailed() || ibInit != null);
         Boolean gdr = gdrConnections > 0 ? Boolean.TRUE : gdrDisabled ? Boolean.FALSE : gdrEnabled ? Boolean.TRUE : null;
         report.nccl = new NcclSummary(version, transport, transport.equals("plugin") ? plugin : null, fallback, gdr,
                 hcas.stream().toList(), bootstrap, netConnections, gdrConnections);
@@ -368,8 +368,7 @@ final class NcclLogAnalyzer implements Analyzer {
      * alone, or with IB failing or turned off, means sockets. The inference is a finding that cites its line.
      */
     private String inferredFromInit() {
-        boolean ibFailed = findings.has("ib-no-device") || findings.has("no-verbs-library") || findings.has("ib-init-failed")
-                || findings.has("rdma-disabled");
+        boolean ibFailed = ibFailed() || findings.has("rdma-disabled");
         InitLine evidence;
         String name;
         if (ofiInit != null) {
@@ -388,6 +387,11 @@ final class NcclLogAnalyzer implements Analyzer {
                         + " line for " + (name.equals("IB") ? "NET/IB and its devices" : name.equals("Socket") ? "NET/Socket" : name),
                 "NCCL_DEBUG=INFO with NCCL_DEBUG_SUBSYS=INIT,NET prints the channel lines that settle it", evidence.number(), evidence.text());
         return name;
+    }
+
+    /** NCCL tried its IB network and could not use it. */
+    private boolean ibFailed() {
+        return findings.has("ib-no-device") || findings.has("no-verbs-library") || findings.has("ib-init-failed");
     }
 
     private void conclude(NcclSummary nccl, boolean fallback) {
