@@ -15,6 +15,18 @@ public final class Names {
     public static final String NODE_RANK_ANNOTATION = PREFIX + "node-rank";
     public static final String MASTER_ADDR_ANNOTATION = PREFIX + "master-addr";
 
+    /**
+     * Preflight: on pods, the run they belong to; on nodes, the verdict (passed or failed). The pods' annotations say
+     * their role, peer node and HCAs; a node's annotation keeps the time and its worst figure.
+     */
+    public static final String PREFLIGHT_LABEL = PREFIX + "preflight";
+    public static final String PREFLIGHT_ROLE_ANNOTATION = PREFIX + "preflight-role";
+    public static final String PREFLIGHT_PEER_ANNOTATION = PREFIX + "preflight-peer";
+    public static final String PREFLIGHT_HCA_ANNOTATION = PREFIX + "preflight-hca";
+    public static final String PREFLIGHT_RESULT_ANNOTATION = PREFIX + "preflight-result";
+    /** The taint `railyard preflight --taint` puts on failed nodes (effect NoSchedule). */
+    public static final String PREFLIGHT_TAINT = PREFIX + "preflight-failed";
+
     public static final String GPU_RESOURCE = "nvidia.com/gpu";
     public static final String DEFAULT_RDMA_RESOURCE = "rdma/rdma";
 

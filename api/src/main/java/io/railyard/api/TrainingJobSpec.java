@@ -58,6 +58,9 @@ public class TrainingJobSpec {
     @JsonPropertyDescription("Gang scheduler, queue, priority, and the node labels that order the ranks.")
     public SchedulingSpec scheduling;
 
+    @JsonPropertyDescription("Measure every pod's RDMA links to the next pod with ib_write_bw before torchrun starts.")
+    public PreflightSpec preflight;
+
     @JsonPropertyDescription("Restarts, deadline and clean-up.")
     public RunPolicy runPolicy;
 }

@@ -32,6 +32,9 @@ public class TrainingJobStatus {
     @JsonPropertyDescription("What rank 0's NCCL log says about RDMA.")
     public RdmaVerification rdma;
 
+    @JsonPropertyDescription("The preflight gate's measurements: every link the gang tested, and the verdict.")
+    public Preflight preflight;
+
     /** A rank's pod and node. */
     @JsonInclude(JsonInclude.Include.NON_NULL)
     public static class Rank {
@@ -52,5 +55,37 @@ public class TrainingJobStatus {
         public String reason;
         @JsonPropertyDescription("What the log showed, with the evidence's line.")
         public String message;
+    }
+
+    /** What the preflight gate measured. */
+    @JsonInclude(JsonInclude.Include.NON_NULL)
+    public static class Preflight {
+        @JsonPropertyDescription("True when every link reached the minimum share of its line rate.")
+        public Boolean passed;
+        @JsonPropertyDescription("The verdict in words: the slow link or the suspect node.")
+        public String message;
+        @JsonPropertyDescription("Each measured link, from a pod's HCA to the next pod's.")
+        public List<PreflightLink> links;
+    }
+
+    /** One link the gate measured. */
+    @JsonInclude(JsonInclude.Include.NON_NULL)
+    public static class PreflightLink {
+        @JsonPropertyDescription("The node that sent (ib_write_bw's client).")
+        public String from;
+        @JsonPropertyDescription("The node that received (ib_write_bw's server).")
+        public String to;
+        @JsonPropertyDescription("The sending HCA.")
+        public String hca;
+        @JsonPropertyDescription("Measured bandwidth, Gb/s.")
+        public Double gbps;
+        @JsonPropertyDescription("The port's line rate, Gb/s.")
+        public Double lineRateGbps;
+        @JsonPropertyDescription("Measured share of the line rate.")
+        public Double percent;
+        @JsonPropertyDescription("ok, slow or failed.")
+        public String verdict;
+        @JsonPropertyDescription("Why a link failed.")
+        public String reason;
     }
 }

@@ -18,8 +18,8 @@ public final class Railyard {
     /** Exit code for usage errors: a bad flag, a root that does not exist. */
     public static final int USAGE = 2;
     private static final List<Class<?>> SUBCOMMANDS = List.of(DoctorCommand.class, AnalyzeCommand.class, RenderCommand.class,
-            AgentCommand.class, ExporterCommand.class, FabricCommand.class, SubmitCommand.class, StatusCommand.class, OperatorCommand.class,
-            AwaitRankCommand.class, CommandLine.HelpCommand.class);
+            AgentCommand.class, ExporterCommand.class, FabricCommand.class, PreflightCommand.class, SubmitCommand.class, StatusCommand.class, OperatorCommand.class,
+            AwaitRankCommand.class, PreflightLinkCommand.class, CommandLine.HelpCommand.class);
 
     public static void main(String[] args) {
         PrintWriter out = new PrintWriter(new OutputStreamWriter(System.out, StandardCharsets.UTF_8), true);
@@ -29,7 +29,12 @@ public final class Railyard {
 
     /** Runs the command line and returns its exit code; errors a user can cause print one line, never a stack trace. */
     public static int run(PrintWriter out, PrintWriter err, String... args) {
-        CommandLine commandLine = commandLine(args).setOut(out).setErr(err);
+        return run(out, err, CommandLine.defaultFactory(), args);
+    }
+
+    /** The same, with the commands made by {@code factory}: tests hand a command the pieces a cluster would give it. */
+    static int run(PrintWriter out, PrintWriter err, CommandLine.IFactory factory, String... args) {
+        CommandLine commandLine = commandLine(factory, args).setOut(out).setErr(err);
         commandLine.setParameterExceptionHandler((e, ignored) -> {
             CommandLine command = e.getCommandLine();
             command.getErr().println(command.getCommandName() + ": " + e.getMessage()
@@ -60,7 +65,11 @@ public final class Railyard {
      * than most commands take to run: when the first argument names a subcommand, only that one is built.
      */
     static CommandLine commandLine(String... args) {
-        CommandLine commandLine = new CommandLine(new Railyard());
+        return commandLine(CommandLine.defaultFactory(), args);
+    }
+
+    private static CommandLine commandLine(CommandLine.IFactory factory, String... args) {
+        CommandLine commandLine = new CommandLine(new Railyard(), factory);
         String first = args.length > 0 ? args[0] : "";
         List<Class<?>> named = SUBCOMMANDS.stream()
                 .filter(command -> command != CommandLine.HelpCommand.class && command.getAnnotation(Command.class).name().equals(first))

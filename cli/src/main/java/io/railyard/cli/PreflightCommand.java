@@ -1,0 +1,222 @@
+package io.railyard.cli;
+
+import io.fabric8.kubernetes.api.model.Node;
+import io.fabric8.kubernetes.api.model.Quantity;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.railyard.api.Names;
+import io.railyard.operator.model.TrainingJobModel;
+import io.railyard.operator.preflight.Link;
+import io.railyard.operator.preflight.Pairing;
+import io.railyard.operator.preflight.PreflightPods;
+import io.railyard.operator.preflight.PreflightVerdict;
+import java.io.PrintWriter;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import java.util.concurrent.ThreadLocalRandom;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+/** {@code railyard preflight}: ib_write_bw between nodes, as pods, and a verdict on every link and node. */
+@Command(
+        name = "preflight",
+        mixinStandardHelpOptions = true,
+        description = "Measure the RDMA links between nodes with ib_write_bw, run as pods: a server and a client pod per pair, in rounds of disjoint pairs.",
+        exitCodeListHeading = "%nExit codes:%n",
+        exitCodeList = {"0:every link reached --min-percent of its line rate", "1:a link is slow or failed", "2:usage error"})
+final class PreflightCommand implements Callable<Integer> {
+    enum Output { text, json }
+
+    @Spec
+    CommandSpec spec;
+
+    @Option(names = {"-l", "--selector"}, paramLabel = "LABELS", description = "The nodes to test, by label selector (key=value,...).")
+    String selector;
+
+    @Option(names = "--node", paramLabel = "NAME", arity = "1..*", description = "The nodes to test, by name.")
+    List<String> nodeNames;
+
+    @Option(names = {"-n", "--namespace"}, defaultValue = "default", description = "Where the pods run (default: ${DEFAULT-VALUE}).")
+    String namespace;
+
+    @Option(names = "--image", defaultValue = TrainingJobModel.DEFAULT_RAILYARD_IMAGE, description = "Image with railyard and ib_write_bw (default: ${DEFAULT-VALUE}).")
+    String image;
+
+    @Option(names = "--resource", defaultValue = Names.DEFAULT_RDMA_RESOURCE, description = "The RDMA extended resource (default: ${DEFAULT-VALUE}).")
+    String resource;
+
+    @Option(names = "--devices-per-node", description = "HCAs tested per node (default: as many as every node offers).")
+    Integer devicesPerNode;
+
+    @Option(names = "--pairs", defaultValue = "ring", description = "ring: each node with the next, in two rounds; all: every pair (default: ${DEFAULT-VALUE}).")
+    String pairs;
+
+    @Option(names = "--min-percent", defaultValue = "80", description = "A link below this share of its line rate is slow (default: ${DEFAULT-VALUE}).")
+    int minPercent;
+
+    @Option(names = "--line-rate-gbps", description = "The line rate where neither the agent's labels nor the pods' sysfs give it.")
+    Double lineRateGbps;
+
+    @Option(names = "--timeout", defaultValue = "600", description = "Seconds a round may take, pods starting included (default: ${DEFAULT-VALUE}).")
+    int timeoutSeconds;
+
+    @Option(names = "--duration", defaultValue = "5", description = "Seconds each ib_write_bw measures (default: ${DEFAULT-VALUE}).")
+    int durationSeconds;
+
+    @Option(names = "--host-network", description = "Run the pods in the nodes' network namespace.")
+    boolean hostNetwork;
+
+    @Option(names = "--label", description = "Label each node railyard.io/preflight=passed|failed, with the time and its worst figure in an annotation.")
+    boolean label;
+
+    @Option(names = "--taint", description = "Taint failed and suspect nodes railyard.io/preflight-failed:NoSchedule.")
+    boolean taint;
+
+    @Option(names = "--keep", description = "Keep the pods (to read them with kubectl) instead of deleting each round's.")
+    boolean keep;
+
+    @Option(names = {"-o", "--output"}, defaultValue = "text", description = "Output format: ${COMPLETION-CANDIDATES}.")
+    Output output;
+
+    @Option(names = "--poll-ms", defaultValue = "1000", hidden = true)
+    long pollMillis;
+
+    @Mixin
+    KubeClients kube = new KubeClients();
+
+    private final PreflightSweep.PodLogs logs;
+
+    PreflightCommand() {
+        this(null);
+    }
+
+    /** @param logs where the pods' logs come from (null: the API's pods/log) */
+    PreflightCommand(PreflightSweep.PodLogs logs) {
+        this.logs = logs;
+    }
+
+    @Override
+    public Integer call() throws Exception {
+        Pairing.Mode mode = checkedOptions();
+        PrintWriter out = spec.commandLine().getOut();
+        try (KubernetesClient client = kube.connect()) {
+            List<Node> nodes = nodes(client);
+            Map<String, Double> rates = new HashMap<>();
+            List<String> names = new ArrayList<>();
+            Map<String, String> unusable = new LinkedHashMap<>();
+            int devices = devicesPerNode == null ? Integer.MAX_VALUE : devicesPerNode;
+            for (Node node : nodes) {
+                String name = node.getMetadata().getName();
+                long offered = offered(node);
+                if (offered == 0) {
+                    unusable.put(name, "offers no " + resource + " (is the device plugin running there?)");
+                    continue;
+                }
+                names.add(name);
+                devices = devicesPerNode == null ? (int) Math.min(devices, offered) : devices;
+                String rate = node.getMetadata().getLabels() == null ? null : node.getMetadata().getLabels().get(Names.PREFIX + "rdma.rate-gbps");
+                if (rate != null && rate.matches("\\d+(\\.\\d+)?")) {
+                    rates.put(name, Double.valueOf(rate));
+                }
+            }
+            if (names.size() < 2) {
+                throw new Railyard.UsageException(names.size() + " of the " + nodes.size() + " nodes selected offer " + resource
+                        + ": a sweep needs two; check --resource (the device plugin's resource name) and the selection");
+            }
+            String run = DateTimeFormatter.ofPattern("MMddHHmmss").withZone(ZoneOffset.UTC).format(Instant.now())
+                    + String.format("%04x", ThreadLocalRandom.current().nextInt(0x10000));
+            PreflightPods.Settings settings = new PreflightPods.Settings(image, resource, devices, hostNetwork, timeoutSeconds, durationSeconds);
+            PreflightSweep.Plan plan = new PreflightSweep.Plan(namespace, run, settings, minPercent, rates, lineRateGbps, keep,
+                    Duration.ofMillis(pollMillis));
+            PrintWriter err = spec.commandLine().getErr();
+            PreflightSweep sweep = new PreflightSweep(client, logs != null ? logs : PreflightSweep.PodLogs.through(client), plan,
+                    line -> {
+                        if (output == Output.text) {
+                            err.println("preflight " + run + ": " + line);
+                        }
+                    });
+            List<List<Pairing.Pair>> rounds = Pairing.rounds(names, mode);
+            if (output == Output.text) {
+                err.println("preflight " + run + ": " + names.size() + " nodes, " + rounds.stream().mapToInt(List::size).sum() + " pairs in "
+                        + rounds.size() + " rounds, " + devices + " HCA(s) each; pods labelled " + Names.PREFLIGHT_LABEL + "=" + run + " in " + namespace);
+            }
+            List<Link> links = sweep.run(rounds);
+            PreflightVerdict verdict = PreflightVerdict.judge(nodes.stream().map(n -> n.getMetadata().getName()).toList(), links, unusable);
+            PreflightNodeMarks marks = new PreflightNodeMarks(client, err);
+            if (label) {
+                marks.label(verdict);
+            }
+            if (taint) {
+                marks.taint(verdict);
+            }
+            out.print(output == Output.json ? Json.write(PreflightReport.json(verdict)) : PreflightReport.text(verdict));
+            out.flush();
+            return verdict.passed() ? 0 : 1;
+        }
+    }
+
+    private Pairing.Mode checkedOptions() {
+        if ((selector == null) == (nodeNames == null)) {
+            throw new Railyard.UsageException("give the nodes to test: --selector LABELS or --node NAME..., one of them");
+        }
+        if (minPercent < 1 || minPercent > 100) {
+            throw new Railyard.UsageException("--min-percent " + minPercent + " must be between 1 and 100");
+        }
+        if (devicesPerNode != null && devicesPerNode < 1) {
+            throw new Railyard.UsageException("--devices-per-node " + devicesPerNode + " must be at least 1");
+        }
+        if (timeoutSeconds < 10 || durationSeconds < 1 || durationSeconds >= timeoutSeconds) {
+            throw new Railyard.UsageException("--timeout " + timeoutSeconds + " and --duration " + durationSeconds
+                    + ": the timeout must be at least 10 s and longer than the duration");
+        }
+        return switch (pairs) {
+            case "ring" -> Pairing.Mode.RING;
+            case "all" -> Pairing.Mode.ALL;
+            default -> throw new Railyard.UsageException("--pairs " + pairs + " is not ring or all");
+        };
+    }
+
+    private List<Node> nodes(KubernetesClient client) {
+        if (nodeNames != null) {
+            List<Node> nodes = new ArrayList<>();
+            for (String name : nodeNames) {
+                Node node = client.nodes().withName(name).get();
+                if (node == null) {
+                    throw new Railyard.UsageException("node " + name + " does not exist (kubectl get nodes lists them)");
+                }
+                nodes.add(node);
+            }
+            return nodes;
+        }
+        Map<String, String> labels = new LinkedHashMap<>();
+        for (String term : selector.split(",")) {
+            String[] kv = term.strip().split("=", 2);
+            if (kv.length != 2 || kv[0].isBlank()) {
+                throw new Railyard.UsageException("--selector " + selector + ": each term must be key=value");
+            }
+            labels.put(kv[0].strip(), kv[1].strip());
+        }
+        List<Node> nodes = new ArrayList<>(client.nodes().withLabels(labels).list().getItems());
+        if (nodes.isEmpty()) {
+            throw new Railyard.UsageException("no node matches --selector " + selector);
+        }
+        nodes.sort((a, b) -> a.getMetadata().getName().compareTo(b.getMetadata().getName()));
+        return nodes;
+    }
+
+    private long offered(Node node) {
+        Map<String, Quantity> allocatable = node.getStatus() == null ? null : node.getStatus().getAllocatable();
+        Quantity quantity = allocatable == null ? null : allocatable.get(resource);
+        return quantity == null ? 0 : Quantity.getAmountInBytes(quantity).longValue();
+    }
+}
