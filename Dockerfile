@@ -1,7 +1,8 @@
 # The Railyard image: one jar, every command (agent, doctor, fabric, ...). Build the jar first: ./mvnw -DskipTests package
 FROM eclipse-temurin:25-jre
-# infiniband-diags: ibnetdiscover, iblinkinfo and ibqueryerrors for `railyard fabric` (deploy/fabric); curl trains the cache below
-RUN apt-get update && apt-get install -y --no-install-recommends infiniband-diags curl && rm -rf /var/lib/apt/lists/*
+# infiniband-diags: ibnetdiscover, iblinkinfo and ibqueryerrors for `railyard fabric` (deploy/fabric); perftest: ib_write_bw for
+# `railyard preflight` and the TrainingJob gate; curl trains the cache below
+RUN apt-get update && apt-get install -y --no-install-recommends infiniband-diags perftest curl && rm -rf /var/lib/apt/lists/*
 COPY cli/target/railyard.jar /opt/railyard/railyard.jar
 COPY examples/nodes/roce-8gpu /opt/railyard/train/roce-8gpu
 COPY tools/train-aot-cache /opt/railyard/train-aot-cache

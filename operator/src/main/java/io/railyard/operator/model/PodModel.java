@@ -58,6 +58,9 @@ final class PodModel {
         spec.withPriorityClassName(priority);
         scheduler(pod, spec, settings);
 
+        if (PreflightGate.enabled(job)) {
+            spec.addToInitContainers(PreflightGate.container(settings, index, railyardImage)); // first: before data loads
+        }
         List<Volume> volumes = new ArrayList<>();
         List<VolumeMount> mounts = new ArrayList<>();
         volumes.add(new VolumeBuilder().withName("dshm").withNewEmptyDir().withMedium("Memory").endEmptyDir().build());

@@ -50,6 +50,12 @@ final class StatusWriter {
         }
     }
 
+    /** The preflight gate's figures and the PreflightPassed condition. */
+    void preflight(TrainingJobStatus.Preflight preflight) {
+        status.preflight = preflight;
+        set("PreflightPassed", preflight.passed, preflight.passed ? "AllLinksFast" : "PreflightFailed", preflight.message);
+    }
+
     /** The verdict on rank 0's NCCL log, as status and the RdmaVerified condition; an undecided log sets nothing. */
     void rdma(RdmaVerdict verdict, String pod) {
         if (verdict.verified() == null) {

@@ -6,6 +6,8 @@ import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.fabric8.kubernetes.client.dsl.base.PatchContext;
+import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import io.fabric8.kubernetes.client.utils.Serialization;
 import io.javaoperatorsdk.operator.api.reconciler.Cleaner;
 import io.javaoperatorsdk.operator.api.reconciler.Context;
@@ -20,6 +22,7 @@ import io.railyard.api.TrainingJobStatus;
 import io.railyard.diagnose.logs.RdmaVerdict;
 import io.railyard.operator.model.GangState;
 import io.railyard.operator.model.JobValidation;
+import io.railyard.operator.model.PreflightGate;
 import io.railyard.operator.model.RankOrder;
 import io.railyard.operator.model.TrainingJobModel;
 import java.time.Duration;
@@ -109,7 +112,18 @@ public final class TrainingJobReconciler implements Reconciler<TrainingJob>, Cle
         List<Pod> pods = new ArrayList<>(context.getSecondaryResources(Pod.class));
         int nodes = job.getSpec().nodes;
         GangState gang = GangState.observe(nodes, job.getMetadata().getName(), pods);
-        if (gang.failure().isPresent()) {
+        PreflightGate.Result preflight = PreflightGate.observe(job, pods, Instant.now());
+        if (preflight.state() == PreflightGate.State.FAILED) {
+            deletePods(client, job);
+            writer.preflight(preflight.status());
+            writer.fail("PreflightFailed", preflight.status().message);
+            preflight.nodesToMark().forEach(node -> markFailed(client, node));
+            return patch(job, before, status);
+        }
+        if (preflight.state() == PreflightGate.State.PASSED && status.preflight == null) {
+            writer.preflight(preflight.status());
+        }
+        if (gang.failure().isPresent() && !preflight.holdsFailure()) {
             deletePods(client, job);
             int restarts = status.restarts == null ? 0 : status.restarts;
             if (restarts < backoffLimit(job)) {
@@ -265,6 +279,16 @@ public final class TrainingJobReconciler implements Reconciler<TrainingJob>, Cle
 
     private static void deletePods(KubernetesClient client, TrainingJob job) {
         client.pods().inNamespace(job.getMetadata().getNamespace()).withLabel(Names.JOB_LABEL, job.getMetadata().getName()).delete();
+    }
+
+    /** The node the preflight gate blames keeps the mark after the job is gone: `kubectl get nodes -l railyard.io/preflight=failed`. */
+    private static void markFailed(KubernetesClient client, String node) {
+        try {
+            client.nodes().withName(node).patch(PatchContext.of(PatchType.JSON_MERGE),
+                    Serialization.asJson(Map.of("metadata", Map.of("labels", Map.of(Names.PREFLIGHT_LABEL, "failed")))));
+        } catch (KubernetesClientException e) {
+            LOG.warn("cannot label node {} {}=failed: {}", node, Names.PREFLIGHT_LABEL, e.getMessage());
+        }
     }
 
     private static boolean deadlinePassed(TrainingJob job, TrainingJobStatus status) {
