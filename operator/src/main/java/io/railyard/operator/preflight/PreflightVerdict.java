@@ -28,7 +28,8 @@ public record PreflightVerdict(boolean passed, List<Link> links, List<NodeVerdic
                 verdicts.add(new NodeVerdict(node, "failed", unusable.get(node)));
                 continue;
             }
-            List<Link> own = links.stream().filter(link -> link.touches(node)).toList();
+            // a link that failed because the peer's own pod could not run says nothing about this node
+            List<Link> own = links.stream().filter(link -> link.touches(node) && (link.blame() == null || link.blame().equals(node))).toList();
             Link blamed = own.stream().filter(link -> node.equals(link.blame())).findFirst().orElse(null);
             List<Link> bad = own.stream().filter(link -> !link.ok()).toList();
             if (blamed != null) {

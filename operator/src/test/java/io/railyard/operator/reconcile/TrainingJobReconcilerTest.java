@@ -235,6 +235,61 @@ class TrainingJobReconcilerTest {
         assertThat(condition("tcp", "RdmaVerified").getMessage()).contains("tcp-0 line 5", "No device found");
     }
 
+    /** The kubelet's report of a pod's preflight init container: exited with its figures as the termination message. */
+    private static void preflightDone(String pod, String node, int exit, String message) {
+        client.pods().inNamespace("ns").withName(pod).edit(p -> new PodBuilder(p).editSpec().withNodeName(node).endSpec()
+                .withNewStatus().withPhase(exit == 0 ? "Running" : "Failed").addNewInitContainerStatus().withName("preflight")
+                .withNewState().withNewTerminated().withExitCode(exit).withMessage(message).withFinishedAt("2026-12-01T10:00:00Z")
+                .endTerminated().endState().endInitContainerStatus().endStatus().build());
+    }
+
+    private static String link(String verdict, double gbps) {
+        return "{\"links\":[{\"hca\":\"mlx5_0\",\"gbps\":" + gbps + ",\"lineRateGbps\":200.0,\"percent\":" + gbps / 2
+                + ",\"verdict\":\"" + verdict + "\",\"reason\":" + (verdict.equals("ok") ? "null" : "\"below 80%\"") + "}]}";
+    }
+
+    @Test
+    void aPassedPreflightIsRecordedAndTheGangRuns() throws Exception {
+        create("gate-ok", "{image: pytorch, script: t.py, nodes: 2, gpusPerNode: 8, preflight: {}}");
+        await().atMost(Duration.ofSeconds(20)).untilAsserted(() -> assertThat(pods("gate-ok")).hasSize(2));
+
+        preflightDone("gate-ok-0", "pf-a", 0, link("ok", 196));
+        preflightDone("gate-ok-1", "pf-b", 0, link("ok", 195));
+
+        await().atMost(Duration.ofSeconds(20)).untilAsserted(() -> assertThat(job("gate-ok").getStatus().preflight).isNotNull());
+        assertThat(job("gate-ok").getStatus().preflight.passed).isTrue();
+        assertThat(job("gate-ok").getStatus().preflight.links).extracting(l -> l.from + ">" + l.to).containsExactly("pf-a>pf-b", "pf-b>pf-a");
+        assertThat(condition("gate-ok", "PreflightPassed").getStatus()).isEqualTo("True");
+        assertThat(job("gate-ok").getStatus().phase).isEqualTo("Running");
+    }
+
+    @Test
+    void aFailedPreflightFailsTheJobWithoutRestartAndLabelsTheSuspect() throws Exception {
+        for (String node : List.of("pf-x", "pf-y", "pf-z")) {
+            client.nodes().resource(new NodeBuilder().withNewMetadata().withName(node).endMetadata().build()).create();
+        }
+        create("gate-bad", "{image: pytorch, script: t.py, nodes: 3, gpusPerNode: 8, preflight: {}}");
+        await().atMost(Duration.ofSeconds(20)).untilAsserted(() -> assertThat(pods("gate-bad")).hasSize(3));
+
+        preflightDone("gate-bad-1", "pf-y", 1, link("slow", 61));
+        await().during(Duration.ofSeconds(2)).atMost(Duration.ofSeconds(5)).untilAsserted(() -> {
+            assertThat(job("gate-bad").getStatus().restarts).as("a preflight failure is not a crash to retry").isNull();
+            assertThat(pods("gate-bad")).hasSize(3);
+        });
+        preflightDone("gate-bad-0", "pf-x", 1, "{\"links\":[{\"hca\":\"mlx5_0\",\"verdict\":\"failed\",\"reason\":\"ib_write_bw: Couldn't connect\"}]}");
+        preflightDone("gate-bad-2", "pf-z", 0, link("ok", 197));
+
+        await().atMost(Duration.ofSeconds(20)).untilAsserted(() -> assertThat(job("gate-bad").getStatus().phase).isEqualTo("Failed"));
+        assertThat(condition("gate-bad", "Failed").getReason()).isEqualTo("PreflightFailed");
+        assertThat(condition("gate-bad", "Failed").getMessage()).startsWith("pf-y suspect: all 2 of its links");
+        assertThat(condition("gate-bad", "PreflightPassed").getStatus()).isEqualTo("False");
+        assertThat(job("gate-bad").getStatus().preflight.links).hasSize(3);
+        assertThat(job("gate-bad").getStatus().restarts).isNull();
+        assertThat(client.nodes().withName("pf-y").get().getMetadata().getLabels()).containsEntry(Names.PREFLIGHT_LABEL, "failed");
+        assertThat(client.nodes().withName("pf-x").get().getMetadata().getLabels()).doesNotContainKey(Names.PREFLIGHT_LABEL);
+        await().atMost(Duration.ofSeconds(20)).untilAsserted(() -> assertThat(pods("gate-bad")).isEmpty());
+    }
+
     @Test
     void deletingTheJobRemovesWhatItOwns() throws Exception {
         create("gone", "{image: pytorch, script: t.py, nodes: 2, gpusPerNode: 8, scheduling: {scheduler: volcano, queue: q}}");
