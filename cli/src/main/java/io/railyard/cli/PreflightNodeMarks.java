@@ -1,5 +1,6 @@
 package io.railyard.cli;
 
+import io.fabric8.kubernetes.api.model.NodeSpec;
 import io.fabric8.kubernetes.api.model.Taint;
 import io.fabric8.kubernetes.api.model.TaintBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -47,6 +48,9 @@ final class PreflightNodeMarks {
             }
             Taint taint = new TaintBuilder().withKey(Names.PREFLIGHT_TAINT).withValue("true").withEffect("NoSchedule").build();
             client.nodes().withName(node.node()).edit(n -> {
+                if (n.getSpec() == null) {
+                    n.setSpec(new NodeSpec());
+                }
                 List<Taint> taints = new ArrayList<>(n.getSpec().getTaints() == null ? List.of() : n.getSpec().getTaints());
                 if (taints.stream().noneMatch(t -> Names.PREFLIGHT_TAINT.equals(t.getKey()))) {
                     taints.add(taint);
