@@ -31,10 +31,15 @@ final class PreflightSweep {
     interface PodLogs {
         Optional<String> read(String namespace, String pod);
 
+        /**
+         * One GET of pods/log per pod. The client's getLog first waits for the pod to be ready (a list and a watch),
+         * which a finished pod does not need.
+         */
         static PodLogs through(KubernetesClient client) {
             return (namespace, pod) -> {
                 try {
-                    return Optional.ofNullable(client.pods().inNamespace(namespace).withName(pod).getLog());
+                    return Optional.ofNullable(client.raw(client.getMasterUrl().toString().replaceAll("/$", "") + "/api/v1/namespaces/"
+                            + namespace + "/pods/" + pod + "/log?container=" + PreflightPods.CONTAINER));
                 } catch (KubernetesClientException e) {
                     return Optional.empty();
                 }
