@@ -96,7 +96,10 @@ final class PreflightLinkCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         PrintWriter out = spec.commandLine().getOut();
-        if (role != Role.server && (peer == null || !HOST.matcher(peer).matches())) {
+        if (role != Role.server && peer == null) {
+            throw new Railyard.UsageException("--peer is missing: the " + role + " role sends to the server at that address");
+        }
+        if (role != Role.server && !HOST.matcher(peer).matches()) {
             throw new Railyard.UsageException("--peer " + peer + " is not a host name or address: the " + role + " role needs the server's");
         }
         List<Device> devices = devices();

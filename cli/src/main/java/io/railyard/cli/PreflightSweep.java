@@ -128,15 +128,11 @@ final class PreflightSweep {
 
     /** The links of one pair, from the client's log (results) and the server's (its HCAs), or why there are none. */
     private List<Link> links(Pairing.Pair pair, Pod server, Pod clientPod) {
-        Optional<String> serverTrouble = server == null ? Optional.of("was not created") : trouble(server);
-        if (serverTrouble.isPresent() && (clientPod == null || !PodTrouble.finished(clientPod))) {
-            return List.of(Link.failed(pair.client(), pair.server(), null, "server pod on " + pair.server() + " " + serverTrouble.get(),
+        if (server == null || clientPod == null) {
+            return List.of(Link.failed(pair.client(), pair.server(), null, "server pod on " + pair.server() + " " + serverFailure(server),
                     pair.server()));
         }
-        if (clientPod == null) {
-            return List.of(Link.failed(pair.client(), pair.server(), null, "server pod on " + pair.server() + " never ran", pair.server()));
-        }
-        Optional<String> clientTrouble = trouble(clientPod);
+        Optional<String> clientTrouble = PodTrouble.of(clientPod);
         if (clientTrouble.isPresent() && !PodTrouble.finished(clientPod)) {
             return List.of(Link.failed(pair.client(), pair.server(), null, "client pod on " + pair.client() + " " + clientTrouble.get(),
                     pair.client()));
@@ -145,27 +141,44 @@ final class PreflightSweep {
             return List.of(Link.failed(pair.client(), pair.server(), null,
                     "no result within " + plan.settings().timeoutSeconds() + " s (the client pod is still " + phase(clientPod) + ")", null));
         }
-        HelperOutput.Output sent = HelperOutput.parse(logs.read(plan.namespace(), clientPod.getMetadata().getName()).orElse(""));
-        HelperOutput.Output received = HelperOutput.parse(logs.read(plan.namespace(), server.getMetadata().getName()).orElse(""));
+        HelperOutput.Output sent = output(clientPod);
+        HelperOutput.Output received = output(server);
         if (sent.error() != null) {
             return List.of(Link.failed(pair.client(), pair.server(), null, sent.error(), pair.client()));
         }
         if (sent.runs().isEmpty()) {
-            return List.of(Link.failed(pair.client(), pair.server(), null, "the client pod's log holds no ib_write_bw run"
-                    + (received.error() != null ? "; the server's says: " + received.error() : ""), received.error() != null ? pair.server() : null));
+            return List.of(Link.failed(pair.client(), pair.server(), null, "the client pod's log holds no ib_write_bw run", null));
         }
         List<Link> links = new ArrayList<>();
         for (HelperOutput.Run run : sent.runs()) {
             HelperOutput.Run peer = received.runs().stream().filter(s -> s.index() == run.index()).findFirst().orElse(null);
-            if (run.gbps() == null) {
-                links.add(new Link(pair.client(), pair.server(), run.hca(), peer == null ? null : peer.hca(), null, null, null,
-                        Link.Verdict.FAILED, run.error(), null));
-            } else {
-                links.add(Link.measured(pair.client(), pair.server(), run.hca(), peer == null ? null : peer.hca(), run.gbps(),
-                        lineRate(pair, run, peer), plan.minPercent()));
-            }
+            String serverHca = peer == null ? null : peer.hca();
+            links.add(run.gbps() == null
+                    ? new Link(pair.client(), pair.server(), run.hca(), serverHca, null, null, null, Link.Verdict.FAILED, run.error(), null)
+                    : Link.measured(pair.client(), pair.server(), run.hca(), serverHca, run.gbps(), lineRate(pair, run, peer), plan.minPercent()));
         }
         return links;
+    }
+
+    /** Why a server never took a client: the API's reason, its own log's, or that it did not start in time. */
+    private String serverFailure(Pod server) {
+        if (server == null) {
+            return "was not created";
+        }
+        Optional<String> trouble = PodTrouble.of(server);
+        if (trouble.isPresent()) {
+            return trouble.get();
+        }
+        if (!PodTrouble.finished(server)) {
+            return "did not start within " + plan.settings().timeoutSeconds() + " s (still " + phase(server) + ")";
+        }
+        HelperOutput.Output output = output(server);
+        return "exited before its client started: " + (output.error() != null ? output.error()
+                : output.runs().stream().map(HelperOutput.Run::error).filter(e -> e != null).findFirst().orElse("no error in its log"));
+    }
+
+    private HelperOutput.Output output(Pod pod) {
+        return HelperOutput.parse(logs.read(plan.namespace(), pod.getMetadata().getName()).orElse(""));
     }
 
     /** The agent's labels of both ends, else what the pods read from sysfs, else --line-rate-gbps: the slower end counts. */
@@ -180,10 +193,6 @@ final class PreflightSweep {
 
     private static Double min(Double a, Double b) {
         return a == null ? b : b == null ? a : Math.min(a, b);
-    }
-
-    private static Optional<String> trouble(Pod pod) {
-        return PodTrouble.of(pod);
     }
 
     private static boolean hasAddress(Pod pod) {

@@ -42,6 +42,10 @@ final class StatusCommand implements Callable<Integer> {
             if (status != null && status.ranks != null) {
                 status.ranks.forEach(rank -> out.println("  rank " + rank.rank + ": " + rank.pod + " on " + rank.node));
             }
+            if (status != null && status.preflight != null && status.preflight.links != null) {
+                status.preflight.links.stream().filter(link -> !"ok".equals(link.verdict)).forEach(link -> out.println("  preflight "
+                        + link.from + " " + link.hca + " -> " + link.to + ": " + link.verdict + (link.reason == null ? "" : " (" + link.reason + ")")));
+            }
             if (status != null && status.conditions != null) {
                 for (Condition condition : status.conditions) {
                     out.println("  " + condition.getType() + "=" + condition.getStatus() + " " + condition.getReason()

@@ -36,6 +36,8 @@ public final class PreflightCluster implements AutoCloseable {
     public final Set<String> slowNodes = ConcurrentHashMap.newKeySet();
     public final Set<String> unschedulable = ConcurrentHashMap.newKeySet();
     public final Set<String> withoutDevice = ConcurrentHashMap.newKeySet();
+    /** Nodes whose runtime cannot pull the image. */
+    public final Set<String> imagePullFails = ConcurrentHashMap.newKeySet();
     /** Links (client node, server node) whose client cannot reach the server. */
     public final Set<List<String>> brokenLinks = ConcurrentHashMap.newKeySet();
     private final Map<String, String> samples = new ConcurrentHashMap<>();
@@ -116,8 +118,13 @@ public final class PreflightCluster implements AutoCloseable {
                     if (unschedulable.contains(node)) {
                         status.withNewStatus().withPhase("Pending").addNewCondition().withType("PodScheduled").withStatus("False")
                                 .withReason("Unschedulable").withMessage("0/16 nodes are available: 1 Insufficient rdma/rdma.").endCondition().endStatus();
+                    } else if (imagePullFails.contains(node)) {
+                        status.editSpec().withNodeName(node).endSpec().withNewStatus().withPhase("Pending").addNewContainerStatus()
+                                .withName(PreflightPods.CONTAINER).withNewState().withNewWaiting().withReason("ImagePullBackOff")
+                                .withMessage("Back-off pulling image \"registry.local/railyard:0.1.0\"").endWaiting().endState()
+                                .endContainerStatus().endStatus();
                     } else {
-                        status.editSpec().withNodeName(node).endSpec().withNewStatus().withPhase(server ? "Running" : withoutDevice.contains(node) ? "Failed" : "Succeeded")
+                        status.editSpec().withNodeName(node).endSpec().withNewStatus().withPhase(withoutDevice.contains(node) ? "Failed" : server ? "Running" : "Succeeded")
                                 .withPodIP("10.1." + (address / 250) + "." + (address % 250 + 1)).endStatus();
                     }
                     client.pods().inNamespace(namespace).resource(status.build()).updateStatus();

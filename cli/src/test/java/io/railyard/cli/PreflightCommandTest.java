@@ -134,6 +134,7 @@ class PreflightCommandTest {
         PreflightCluster.nodes(client, 6, 1, "gpu");
         cluster.unschedulable.add("node-02");
         cluster.withoutDevice.add("node-04");
+        cluster.imagePullFails.add("node-05");
 
         CommandRun run = preflight("--selector", "gpu=true", "--timeout=10", "-o", "json");
 
@@ -141,7 +142,9 @@ class PreflightCommandTest {
         Map<String, String> verdicts = new java.util.TreeMap<>();
         json(run).path("nodes").forEach(node -> verdicts.put(node.path("node").asText(), node.path("verdict").asText() + ": " + node.path("reason").asText()));
         assertThat(verdicts.get("node-02")).startsWith("failed: ").contains("unschedulable: 0/16 nodes are available: 1 Insufficient rdma/rdma.");
-        assertThat(verdicts.get("node-04")).isEqualTo("failed: no RDMA device is allocated to this container");
+        assertThat(verdicts.get("node-04")).isEqualTo("failed: server pod on node-04 exited before its client started: "
+                + "no RDMA device is allocated to this container");
+        assertThat(verdicts.get("node-05")).startsWith("failed: ").endsWith(" pod on node-05 ImagePullBackOff: Back-off pulling image \"registry.local/railyard:0.1.0\"");
         assertThat(verdicts.get("node-00")).startsWith("ok");
     }
 
