@@ -21,8 +21,6 @@ import java.util.Set;
 
 /** Turns the device ids the kubelet allocated into the container's device nodes and NCCL variables. */
 final class AllocationBuilder {
-    static final String DEVICES_ENV = "RAILYARD_RDMA_DEVICES";
-    private static final ObjectMapper JSON = new ObjectMapper();
 
     private AllocationBuilder() {}
 
@@ -49,21 +47,9 @@ final class AllocationBuilder {
             hcas.add(device.hca());
         }
         ContainerAllocateResponse.Builder response = ContainerAllocateResponse.newBuilder();
-        for (Hca hca : hcas) {
-            for (CharDevice device : hca.charDevices()) {
-                boolean wanted = device.kind() == CharDevice.Kind.UVERBS
-                        || (device.kind() == CharDevice.Kind.UMAD && ports.stream().anyMatch(p -> p.hca().equals(hca.name()) && p.number() == device.port()));
-                if (wanted && sysfs.exists(sysfs.resolve("dev/infiniband").resolve(device.name()))) {
-                    response.addDevices(readWrite(device.hostPath()));
-                }
-            }
-        }
-        if (sysfs.exists(sysfs.resolve("dev/infiniband/rdma_cm"))) {
-            response.addDevices(readWrite("/dev/infiniband/rdma_cm"));
-        }
-        List<Port> portList = new ArrayList<>(ports);
-        response.putAllEnvs(NcclEnvironment.forPorts(portList));
-        response.putEnvs(DEVICES_ENV, describe(portList, hcas));
+        PortAllocation allocation = PortAllocation.of(sysfs, new ArrayList<>(ports), hcas);
+        allocation.deviceNodes().forEach(path -> response.addDevices(readWrite(path)));
+        response.putAllEnvs(allocation.env());
         return response.build();
     }
 
@@ -71,25 +57,4 @@ final class AllocationBuilder {
         return DeviceSpec.newBuilder().setContainerPath(path).setHostPath(path).setPermissions("rw").build();
     }
 
-    /** JSON for programs in the container: each port's HCA, number, link layer, netdev, GID index, NUMA node, PCI address. */
-    private static String describe(List<Port> ports, Set<Hca> hcas) {
-        List<Map<String, Object>> entries = new ArrayList<>();
-        for (Port port : ports) {
-            Hca hca = hcas.stream().filter(h -> h.name().equals(port.hca())).findFirst().orElseThrow();
-            Map<String, Object> entry = new LinkedHashMap<>();
-            entry.put("hca", port.hca());
-            entry.put("port", port.number());
-            entry.put("linkLayer", port.linkLayer().map(Object::toString).orElse(null));
-            entry.put("netdev", port.netdev().map(Netdev::name).orElse(null));
-            entry.put("gidIndex", port.ncclGidIndex().isPresent() ? port.ncclGidIndex().getAsInt() : null);
-            entry.put("numaNode", hca.numaNodeOrNone());
-            entry.put("pciAddress", hca.pci().map(PciDevice::address).orElse(null));
-            entries.add(entry);
-        }
-        try {
-            return JSON.writeValueAsString(entries);
-        } catch (JsonProcessingException e) {
-            throw new IllegalStateException(e);
-        }
-    }
 }

@@ -14,7 +14,7 @@ import java.nio.file.Path;
 import java.util.concurrent.TimeUnit;
 
 /** A gRPC server on a unix socket, as the kubelet's plugin APIs require. */
-final class PluginServer implements AutoCloseable {
+public final class PluginServer implements AutoCloseable {
     private final Path socket;
     private final Server server;
     private final EventLoopGroup group;
@@ -26,7 +26,7 @@ final class PluginServer implements AutoCloseable {
     }
 
     /** Serves on the socket, replacing a stale socket file left by an earlier run. */
-    static PluginServer start(Path socket, BindableService... services) {
+    public static PluginServer start(Path socket, BindableService... services) {
         EventLoopGroup group = new EpollEventLoopGroup(1);
         try {
             Files.deleteIfExists(socket);

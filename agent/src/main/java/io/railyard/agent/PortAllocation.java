@@ -1,0 +1,70 @@
+package io.railyard.agent;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.railyard.node.CharDevice;
+import io.railyard.node.Hca;
+import io.railyard.node.NcclEnvironment;
+import io.railyard.node.Netdev;
+import io.railyard.node.PciDevice;
+import io.railyard.node.Port;
+import io.railyard.node.Sysfs;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * What a container needs to use a set of ports, for the device plugin's Allocate and the DRA driver's CDI specs alike:
+ * the uverbs nodes of their HCAs, the umad nodes of the ports themselves, rdma_cm, and NCCL's variables with a JSON
+ * description of the ports.
+ *
+ * @param deviceNodes paths under /dev, the same in the container as on the host
+ */
+public record PortAllocation(List<String> deviceNodes, Map<String, String> env) {
+    public static final String DEVICES_ENV = "RAILYARD_RDMA_DEVICES";
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    /** Only device nodes that exist on the host: a missing umad must not fail the container's start. */
+    public static PortAllocation of(Sysfs sysfs, List<Port> ports, Collection<Hca> hcas) {
+        List<String> nodes = new ArrayList<>();
+        for (Hca hca : hcas) {
+            for (CharDevice device : hca.charDevices()) {
+                boolean wanted = device.kind() == CharDevice.Kind.UVERBS
+                        || (device.kind() == CharDevice.Kind.UMAD && ports.stream().anyMatch(p -> p.hca().equals(hca.name()) && p.number() == device.port()));
+                if (wanted && sysfs.exists(sysfs.resolve("dev/infiniband").resolve(device.name()))) {
+                    nodes.add(device.hostPath());
+                }
+            }
+        }
+        if (sysfs.exists(sysfs.resolve("dev/infiniband/rdma_cm"))) {
+            nodes.add("/dev/infiniband/rdma_cm");
+        }
+        Map<String, String> env = new LinkedHashMap<>(NcclEnvironment.forPorts(ports));
+        env.put(DEVICES_ENV, describe(ports, hcas));
+        return new PortAllocation(List.copyOf(nodes), env);
+    }
+
+    /** JSON for programs in the container: each port's HCA, number, link layer, netdev, GID index, NUMA node, PCI address. */
+    private static String describe(List<Port> ports, Collection<Hca> hcas) {
+        List<Map<String, Object>> entries = new ArrayList<>();
+        for (Port port : ports) {
+            Hca hca = hcas.stream().filter(h -> h.name().equals(port.hca())).findFirst().orElseThrow();
+            Map<String, Object> entry = new LinkedHashMap<>();
+            entry.put("hca", port.hca());
+            entry.put("port", port.number());
+            entry.put("linkLayer", port.linkLayer().map(Object::toString).orElse(null));
+            entry.put("netdev", port.netdev().map(Netdev::name).orElse(null));
+            entry.put("gidIndex", port.ncclGidIndex().isPresent() ? port.ncclGidIndex().getAsInt() : null);
+            entry.put("numaNode", hca.numaNodeOrNone());
+            entry.put("pciAddress", hca.pci().map(PciDevice::address).orElse(null));
+            entries.add(entry);
+        }
+        try {
+            return JSON.writeValueAsString(entries);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+}

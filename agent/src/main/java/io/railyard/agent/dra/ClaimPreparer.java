@@ -1,0 +1,134 @@
+package io.railyard.agent.dra;
+
+import io.fabric8.kubernetes.api.model.resource.v1.DeviceRequestAllocationResult;
+import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaim;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.railyard.agent.PortAllocation;
+import io.railyard.agent.PortHealth;
+import io.railyard.node.Hca;
+import io.railyard.node.Port;
+import io.railyard.node.Sysfs;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.Function;
+import java.util.function.Supplier;
+
+/**
+ * Prepares claims on this node: reads the ResourceClaim, checks that it is the one the kubelet means (UID) and that
+ * its allocation names this driver and this node's pool, writes the claim's CDI spec and remembers it in the
+ * checkpoint. Idempotent; a claim it cannot prepare gets the reason, the others are still prepared.
+ */
+final class ClaimPreparer {
+    /** A claim as the kubelet names it. */
+    record ClaimRef(String namespace, String uid, String name) {}
+
+    /** @param error why the claim was not prepared, null when it was */
+    record Result(List<ClaimCheckpoint.PreparedDevice> devices, String error) {
+        static Result failed(String error) {
+            return new Result(List.of(), error);
+        }
+    }
+
+    private final KubernetesClient client;
+    private final String driver;
+    private final String pool;
+    private final Path cdiDir;
+    private final ClaimCheckpoint checkpoint;
+    private final Sysfs sysfs;
+    private final Supplier<Map<String, DraDevice>> devices;
+    private final Function<String, PortHealth> health;
+
+    ClaimPreparer(KubernetesClient client, String driver, String pool, Path cdiDir, ClaimCheckpoint checkpoint, Sysfs sysfs,
+            Supplier<Map<String, DraDevice>> devices, Function<String, PortHealth> health) {
+        this.client = client;
+        this.driver = driver;
+        this.pool = pool;
+        this.cdiDir = cdiDir;
+        this.checkpoint = checkpoint;
+        this.sysfs = sysfs;
+        this.devices = devices;
+        this.health = health;
+    }
+
+    synchronized Result prepare(ClaimRef ref) {
+        ClaimCheckpoint.Entry known = checkpoint.get(ref.uid());
+        if (known != null && Files.exists(Path.of(known.cdiFile()))) {
+            return new Result(known.devices(), null);
+        }
+        String what = "ResourceClaim " + ref.namespace() + "/" + ref.name();
+        ResourceClaim claim;
+        try {
+            claim = client.resources(ResourceClaim.class).inNamespace(ref.namespace()).withName(ref.name()).get();
+        } catch (KubernetesClientException e) {
+            return Result.failed("cannot read " + what + ": " + e.getMessage());
+        }
+        if (claim == null) {
+            return Result.failed(what + " does not exist");
+        }
+        if (!ref.uid().equals(claim.getMetadata().getUid())) {
+            return Result.failed(what + " has UID " + claim.getMetadata().getUid() + ", not " + ref.uid() + ": it was deleted and created again");
+        }
+        if (claim.getStatus() == null || claim.getStatus().getAllocation() == null || claim.getStatus().getAllocation().getDevices() == null) {
+            return Result.failed(what + " is not allocated");
+        }
+        List<DeviceRequestAllocationResult> results = claim.getStatus().getAllocation().getDevices().getResults().stream()
+                .filter(result -> driver.equals(result.getDriver())).toList();
+        if (results.isEmpty()) {
+            return Result.failed(what + " allocates no device of driver " + driver);
+        }
+        Map<String, DraDevice> byName = devices.get();
+        Map<String, List<DraDevice>> byRequest = new LinkedHashMap<>();
+        List<ClaimCheckpoint.PreparedDevice> prepared = new ArrayList<>();
+        for (DeviceRequestAllocationResult result : results) {
+            if (!pool.equals(result.getPool())) {
+                return Result.failed(what + " allocates " + result.getDevice() + " from pool " + result.getPool() + ", not this node's pool " + pool);
+            }
+            DraDevice device = byName.get(result.getDevice());
+            if (device == null) {
+                return Result.failed(what + " allocates " + result.getDevice() + ", which pool " + pool + " does not have (it has "
+                        + String.join(", ", byName.keySet()) + ")");
+            }
+            PortHealth portHealth = health.apply(device.name());
+            if (!portHealth.healthy()) {
+                return Result.failed(what + " allocates " + device.name() + ", which is unhealthy: " + portHealth.reason());
+            }
+            String request = result.getRequest().split("/")[0]; // a subrequest's devices belong to its request
+            byRequest.computeIfAbsent(request, r -> new ArrayList<>()).add(device);
+            prepared.add(new ClaimCheckpoint.PreparedDevice(request, pool, device.name(), CdiSpec.deviceId(driver, ref.uid(), request)));
+        }
+        Map<String, PortAllocation> allocations = new LinkedHashMap<>();
+        byRequest.forEach((request, list) -> {
+            List<Port> ports = list.stream().map(d -> d.device().port()).toList();
+            Set<Hca> hcas = new LinkedHashSet<>(list.stream().map(d -> d.device().hca()).toList());
+            allocations.put(request, PortAllocation.of(sysfs, ports, hcas));
+        });
+        Path file = CdiSpec.file(cdiDir, driver, ref.uid());
+        try {
+            CdiSpec.write(file, CdiSpec.spec(driver, ref.uid(), allocations));
+            checkpoint.put(ref.uid(), new ClaimCheckpoint.Entry(ref.namespace(), ref.name(), file.toString(), prepared));
+        } catch (IOException e) {
+            return Result.failed("cannot write the CDI spec " + file + ": " + e.getMessage());
+        }
+        return new Result(prepared, null);
+    }
+
+    /** Removes the claim's CDI spec and checkpoint entry; a claim this node never prepared is already done. */
+    synchronized String unprepare(ClaimRef ref) {
+        try {
+            ClaimCheckpoint.Entry entry = checkpoint.get(ref.uid());
+            Files.deleteIfExists(entry != null ? Path.of(entry.cdiFile()) : CdiSpec.file(cdiDir, driver, ref.uid()));
+            checkpoint.remove(ref.uid());
+            return null;
+        } catch (IOException e) {
+            return "cannot remove the CDI spec of claim " + ref.uid() + ": " + e.getMessage();
+        }
+    }
+}

@@ -1,0 +1,166 @@
+package io.railyard.agent.dra;
+
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.railyard.agent.AgentConfig;
+import io.railyard.agent.PluginServer;
+import io.railyard.agent.PortHealth;
+import io.railyard.node.NodeInventory;
+import io.railyard.node.Sysfs;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
+import java.util.stream.Collectors;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The agent as a DRA driver: this node's RDMA ports published as ResourceSlices, claims prepared through CDI on
+ * {@code <plugins>/<driver>/dra.sock}, registered through {@code <registry>/<driver>-reg.sock}. One loop reads the
+ * ports' health: a change rewrites the slices and goes to the health stream; a socket someone deleted is served again.
+ */
+public final class DraAgent implements AutoCloseable {
+    public static final String DEFAULT_DRIVER = "rdma.railyard.io";
+    private static final Logger LOG = LoggerFactory.getLogger(DraAgent.class);
+
+    /** Where the driver's sockets, CDI specs and checkpoint go, and as whom it publishes. */
+    public record Options(String driver, Path pluginsDir, Path registryDir, Path cdiDir, String nodeName, Duration pollInterval) {
+        Path pluginDir() {
+            return pluginsDir.resolve(driver);
+        }
+
+        Path draSocket() {
+            return pluginDir().resolve("dra.sock");
+        }
+
+        Path registrationSocket() {
+            return registryDir.resolve(driver + "-reg.sock");
+        }
+    }
+
+    private final Options options;
+    private final Sysfs sysfs;
+    private final Map<String, DraDevice> devices;
+    private final SlicePublisher slices;
+    private final DraServices.Registrar registrar;
+    private final DraServices.V1 v1;
+    private final DraServices.Health health;
+    private final ScheduledExecutorService loop = Executors.newSingleThreadScheduledExecutor(Thread.ofPlatform().name("railyard-dra").daemon().factory());
+    private volatile Map<String, PortHealth> lastHealth = Map.of();
+    private volatile boolean slicesCurrent;
+    private PluginServer draServer;
+    private PluginServer registrationServer;
+
+    private DraAgent(Options options, Sysfs sysfs, List<DraDevice> devices, KubernetesClient client) {
+        this.options = options;
+        this.sysfs = sysfs;
+        this.devices = devices.stream().collect(Collectors.toMap(DraDevice::name, Function.identity(), (a, b) -> a, LinkedHashMap::new));
+        this.slices = new SlicePublisher(client, options.driver(), options.nodeName());
+        ClaimCheckpoint checkpoint = new ClaimCheckpoint(options.pluginDir().resolve("checkpoint.json"));
+        ClaimPreparer preparer = new ClaimPreparer(client, options.driver(), options.nodeName(), options.cdiDir(), checkpoint, sysfs,
+                () -> this.devices, name -> lastHealth.getOrDefault(name, new PortHealth(false, "not read yet")));
+        this.registrar = new DraServices.Registrar(options.driver(), options.draSocket().toString());
+        this.v1 = new DraServices.V1(preparer);
+        this.health = new DraServices.Health(options.nodeName());
+    }
+
+    public static DraAgent create(NodeInventory node, Path root, AgentConfig config, KubernetesClient client, Options options) {
+        for (Path dir : List.of(options.pluginsDir(), options.registryDir())) {
+            if (!Files.isDirectory(dir)) {
+                throw new AgentConfig.ConfigException(dir + " is not a directory: mount the kubelet's plugins and plugins_registry directories"
+                        + " (--kubelet-plugins-dir, --plugins-registry-dir)");
+            }
+        }
+        List<DraDevice> devices = DraDevice.forNode(node, config);
+        LOG.info("DRA driver {}: {} devices {}", options.driver(), devices.size(), devices.stream().map(DraDevice::name).toList());
+        return new DraAgent(options, new Sysfs(root), devices, client);
+    }
+
+    public void start() {
+        try {
+            Files.createDirectories(options.pluginDir());
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException("cannot create " + options.pluginDir() + ": " + e.getMessage(), e);
+        }
+        readHealth();
+        serveWhereMissing();
+        slices.watchDeletions(() -> {
+            slicesCurrent = false;
+            loop.execute(this::publishSlices);
+        });
+        long millis = options.pollInterval().toMillis();
+        loop.scheduleWithFixedDelay(() -> {
+            readHealth();
+            serveWhereMissing();
+        }, millis, millis, TimeUnit.MILLISECONDS);
+    }
+
+    /** True while both sockets are served and the slices are written. */
+    public boolean isServing() {
+        return Files.exists(options.draSocket()) && Files.exists(options.registrationSocket()) && slicesCurrent;
+    }
+
+    private void readHealth() {
+        Map<String, PortHealth> now = new LinkedHashMap<>();
+        devices.values().forEach(device -> now.put(device.name(), PortHealth.of(sysfs, device.device())));
+        if (!now.equals(lastHealth)) {
+            now.forEach((name, status) -> {
+                PortHealth before = lastHealth.get(name);
+                if (before != null && before.healthy() != status.healthy()) {
+                    LOG.info("DRA device {} is {}", name, status.healthy() ? "healthy again" : "unhealthy: " + status.reason());
+                }
+            });
+            lastHealth = now;
+            slicesCurrent = false;
+            health.publish(now);
+        }
+        if (!slicesCurrent) {
+            publishSlices();
+        }
+    }
+
+    private void publishSlices() {
+        try {
+            slices.publish(SlicePublisher.devices(List.copyOf(devices.values()), lastHealth));
+            slicesCurrent = true;
+        } catch (KubernetesClientException e) {
+            LOG.warn("cannot write the ResourceSlices ({}): retrying", e.getMessage().lines().findFirst().orElse(""));
+        }
+    }
+
+    /** The kubelet removes plugin sockets when it restarts; someone may too: serve again where a socket is gone. */
+    private synchronized void serveWhereMissing() {
+        if (draServer == null || !Files.exists(options.draSocket())) {
+            if (draServer != null) {
+                draServer.close();
+            }
+            draServer = PluginServer.start(options.draSocket(), v1, new DraServices.V1beta1(v1), health);
+        }
+        if (registrationServer == null || !Files.exists(options.registrationSocket())) {
+            if (registrationServer != null) {
+                registrationServer.close();
+            }
+            registrationServer = PluginServer.start(options.registrationSocket(), registrar);
+        }
+    }
+
+    @Override
+    public synchronized void close() {
+        loop.shutdownNow();
+        slices.close();
+        health.close();
+        if (draServer != null) {
+            draServer.close();
+        }
+        if (registrationServer != null) {
+            registrationServer.close();
+        }
+    }
+}
