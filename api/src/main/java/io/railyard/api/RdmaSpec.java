@@ -1,6 +1,7 @@
 package io.railyard.api;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.annotation.JsonPropertyDescription;
 import io.fabric8.generator.annotation.Min;
 import java.util.Map;
@@ -14,6 +15,21 @@ public class RdmaSpec {
     @Min(1)
     @JsonPropertyDescription("RDMA devices per pod (default 1).")
     public Integer devicesPerNode;
+
+    /** How the pods get their NICs. */
+    public enum Allocation {
+        @JsonProperty("devicePlugin") DEVICE_PLUGIN,
+        @JsonProperty("dra") DRA
+    }
+
+    @JsonPropertyDescription("devicePlugin: request the extended resource (default); dra: a ResourceClaim per pod from Railyard's DRA driver.")
+    public Allocation allocation;
+
+    @JsonPropertyDescription("With allocation dra: claim the GPUs too, each NIC paired with a GPU on the same PCIe root (default false).")
+    public Boolean alignWithGpus;
+
+    @JsonPropertyDescription("With allocation dra: the DRA DeviceClass of the NICs (default rdma.railyard.io).")
+    public String deviceClassName;
 
     @JsonPropertyDescription("Use GPUDirect RDMA: sets NCCL_NET_GDR_LEVEL (default true).")
     public Boolean gpuDirect;

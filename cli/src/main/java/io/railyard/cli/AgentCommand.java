@@ -6,6 +6,7 @@ import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.railyard.agent.AgentConfig;
 import io.railyard.agent.DevicePluginAgent;
+import io.railyard.agent.dra.DraAgent;
 import io.railyard.agent.DevicePluginCollector;
 import io.railyard.agent.NodeLabeler;
 import io.railyard.agent.PluginDevice;
@@ -64,6 +65,26 @@ final class AgentCommand implements Callable<Integer> {
     @Option(names = "--no-device-plugin", description = "Do not serve the kubelet's device plugin API: node labels, /metrics and /healthz only.")
     boolean noDevicePlugin;
 
+    @Option(names = "--dra", description = "Also be a DRA driver: publish ResourceSlices, prepare ResourceClaims through CDI.")
+    boolean dra;
+
+    @Option(names = "--dra-driver-name", defaultValue = DraAgent.DEFAULT_DRIVER, description = "The DRA driver's name (default: ${DEFAULT-VALUE}).")
+    String draDriverName;
+
+    @Option(names = "--kubelet-plugins-dir", defaultValue = "/var/lib/kubelet/plugins",
+            description = "Where the DRA driver's socket and checkpoint go, under its name (default: ${DEFAULT-VALUE}).")
+    Path kubeletPluginsDir;
+
+    @Option(names = "--plugins-registry-dir", defaultValue = "/var/lib/kubelet/plugins_registry",
+            description = "The kubelet's plugin registration directory (default: ${DEFAULT-VALUE}).")
+    Path pluginsRegistryDir;
+
+    @Option(names = "--cdi-dir", defaultValue = "/var/run/cdi", description = "Where the claims' CDI specs go (default: ${DEFAULT-VALUE}).")
+    Path cdiDir;
+
+    @Option(names = "--kubeconfig", description = "Kubeconfig file (default: KUBECONFIG, ~/.kube/config, else in-cluster).")
+    Path kubeconfig;
+
     @Override
     public Integer call() throws Exception {
         if (System.getenv("RAILYARD_LOG_LEVEL") == null) {
@@ -81,14 +102,18 @@ final class AgentCommand implements Callable<Integer> {
         Path root = host.checked();
         NodeInventory node = NodeDiscovery.discover(root);
         DevicePluginAgent agent = noDevicePlugin ? null : devicePlugin(node, root, agentConfig);
+        DraAgent draAgent = dra ? draAgent(node, root, agentConfig) : null;
         Termination termination = Termination.listen();
         // The listeners first: an address that cannot be listened on stops the agent before it has made its sockets.
-        HttpServer health = HostPort.listen("--health-address", healthSocket, address -> serveHealth(address, agent));
+        HttpServer health = HostPort.listen("--health-address", healthSocket, address -> serveHealth(address, agent, draAgent));
         String resource = agentConfig.resources().getFirst().name();
         NodeMetrics metrics = metricsSocket == null ? null : HostPort.listen("--metrics-address", metricsSocket, address -> agent == null
                 ? NodeMetrics.start(address, root, resource) : NodeMetrics.start(address, root, resource, new DevicePluginCollector(agent)));
         if (agent != null) {
             agent.start();
+        }
+        if (draAgent != null) {
+            draAgent.start();
         }
         if (!noKubernetes) {
             Thread.ofVirtual().name("railyard-labels").start(() -> label(node, advertisedPorts(node, agentConfig)));
@@ -102,6 +127,9 @@ final class AgentCommand implements Callable<Integer> {
         if (agent != null) {
             agent.close();
         }
+        if (draAgent != null) {
+            draAgent.close();
+        }
         return 0;
     }
 
@@ -113,6 +141,19 @@ final class AgentCommand implements Callable<Integer> {
     private DevicePluginAgent devicePlugin(NodeInventory node, Path root, AgentConfig agentConfig) {
         try {
             return DevicePluginAgent.create(node, root, pluginDir, agentConfig, Duration.ofMillis(pollIntervalMillis));
+        } catch (AgentConfig.ConfigException e) {
+            throw new Railyard.UsageException(e.getMessage());
+        }
+    }
+
+    private DraAgent draAgent(NodeInventory node, Path root, AgentConfig agentConfig) {
+        if (noKubernetes || nodeName == null || nodeName.isBlank()) {
+            throw new Railyard.UsageException("--dra publishes this node's ResourceSlices and reads its ResourceClaims: it needs the Kubernetes API"
+                    + " (no --no-kubernetes) and --node-name or NODE_NAME");
+        }
+        try {
+            return DraAgent.create(node, root, agentConfig, KubeClients.connect(kubeconfig), new DraAgent.Options(draDriverName,
+                    kubeletPluginsDir, pluginsRegistryDir, cdiDir, nodeName, Duration.ofMillis(pollIntervalMillis)));
         } catch (AgentConfig.ConfigException e) {
             throw new Railyard.UsageException(e.getMessage());
         }
@@ -147,12 +188,14 @@ final class AgentCommand implements Callable<Integer> {
         }
     }
 
-    /** Healthy while the device plugin is served and registered; always, when there is none. */
-    private static HttpServer serveHealth(InetSocketAddress address, DevicePluginAgent agent) throws IOException {
+    /** Healthy while the device plugin is served and registered and the DRA driver serves; always, when there is neither. */
+    private static HttpServer serveHealth(InetSocketAddress address, DevicePluginAgent agent, DraAgent draAgent) throws IOException {
         HttpServer server = HttpServer.create(address, 0);
         server.createContext("/healthz", exchange -> {
-            boolean ok = agent == null || agent.isServingAndRegistered();
-            byte[] body = (ok ? "ok\n" : "not registered with the kubelet\n").getBytes(StandardCharsets.UTF_8);
+            String problem = agent != null && !agent.isServingAndRegistered() ? "not registered with the kubelet\n"
+                    : draAgent != null && !draAgent.isServing() ? "the DRA driver's sockets or ResourceSlices are not in place\n" : null;
+            boolean ok = problem == null;
+            byte[] body = (ok ? "ok\n" : problem).getBytes(StandardCharsets.UTF_8);
             exchange.sendResponseHeaders(ok ? 200 : 503, body.length);
             try (OutputStream out = exchange.getResponseBody()) {
                 out.write(body);

@@ -51,6 +51,16 @@ record JobSettings(
         return HOST_PORT_BASE + Math.floorMod((namespace + "/" + name).hashCode(), HOST_PORT_RANGE);
     }
 
+    /** The NICs come from a ResourceClaim of Railyard's DRA driver, not the extended resource. */
+    boolean dra() {
+        return rdma.allocation == RdmaSpec.Allocation.DRA;
+    }
+
+    /** The GPUs come through the claim too, paired with the NICs. */
+    boolean gpusInClaim() {
+        return dra() && Boolean.TRUE.equals(rdma.alignWithGpus);
+    }
+
     boolean topologyOrder() {
         return !topologyKeys.isEmpty();
     }

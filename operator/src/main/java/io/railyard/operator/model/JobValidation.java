@@ -2,6 +2,7 @@ package io.railyard.operator.model;
 
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.railyard.api.DataVolume;
+import io.railyard.api.RdmaSpec;
 import io.railyard.api.SchedulingSpec;
 import io.railyard.api.TrainingJob;
 import io.railyard.api.TrainingJobSpec;
@@ -51,6 +52,17 @@ public final class JobValidation {
             }
             if (spec.rdma.resource != null && !RESOURCE_NAME.matcher(spec.rdma.resource).matches()) {
                 errors.add("spec.rdma.resource: must be an extended resource name such as rdma/rdma");
+            }
+            boolean dra = spec.rdma.allocation == RdmaSpec.Allocation.DRA;
+            if (Boolean.TRUE.equals(spec.rdma.alignWithGpus) && !dra) {
+                errors.add("spec.rdma.alignWithGpus: needs allocation dra (the device plugin cannot pair NICs with GPUs)");
+            }
+            if (Boolean.TRUE.equals(spec.rdma.alignWithGpus) && spec.gpusPerNode != null && spec.rdma.devicesPerNode != null
+                    && spec.rdma.devicesPerNode > spec.gpusPerNode) {
+                errors.add("spec.rdma.devicesPerNode: with alignWithGpus at most gpusPerNode (each NIC is paired with a GPU)");
+            }
+            if (spec.rdma.deviceClassName != null && !dra) {
+                errors.add("spec.rdma.deviceClassName: is for allocation dra");
             }
         }
         volume(errors, "spec.dataset", spec.dataset);

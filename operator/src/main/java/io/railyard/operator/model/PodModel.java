@@ -6,6 +6,8 @@ import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.PodSpecBuilder;
 import io.fabric8.kubernetes.api.model.Quantity;
+import io.fabric8.kubernetes.api.model.ResourceClaim;
+import io.fabric8.kubernetes.api.model.ResourceClaimBuilder;
 import io.fabric8.kubernetes.api.model.Volume;
 import io.fabric8.kubernetes.api.model.VolumeBuilder;
 import io.fabric8.kubernetes.api.model.VolumeMount;
@@ -85,6 +87,9 @@ final class PodModel {
         if (settings.podTemplate().volumeMounts != null) {
             mounts.addAll(settings.podTemplate().volumeMounts);
         }
+        if (settings.dra()) {
+            spec.addNewResourceClaim().withName(ClaimTemplateModel.CLAIM).withResourceClaimTemplateName(ClaimTemplateModel.name(settings)).endResourceClaim();
+        }
         spec.withVolumes(volumes).withContainers(trainer(settings, index, mounts));
         return pod.withSpec(spec.build()).build();
     }
@@ -105,8 +110,12 @@ final class PodModel {
 
     private static Container trainer(JobSettings settings, int index, List<VolumeMount> mounts) {
         Map<String, Quantity> resources = new LinkedHashMap<>();
-        resources.put(Names.GPU_RESOURCE, new Quantity(String.valueOf(settings.spec().gpusPerNode)));
-        resources.put(settings.rdmaResource(), new Quantity(String.valueOf(settings.devicesPerNode())));
+        if (!settings.gpusInClaim()) {
+            resources.put(Names.GPU_RESOURCE, new Quantity(String.valueOf(settings.spec().gpusPerNode)));
+        }
+        if (!settings.dra()) {
+            resources.put(settings.rdmaResource(), new Quantity(String.valueOf(settings.devicesPerNode())));
+        }
         if (settings.resources().cpu != null) {
             resources.put("cpu", new Quantity(settings.resources().cpu));
         }
@@ -118,7 +127,7 @@ final class PodModel {
                 .withImage(settings.spec().image)
                 .withCommand(TorchrunCommand.argv(settings.spec(), settings.topologyOrder()))
                 .withEnv(TrainerEnvironment.of(settings, index))
-                .withNewResources().withLimits(resources).withRequests(resources).endResources()
+                .withNewResources().withLimits(resources).withRequests(resources).withClaims(claims(settings)).endResources()
                 // NCCL registers its buffers with the NIC: locking them needs IPC_LOCK when memlock is limited.
                 .withNewSecurityContext().withNewCapabilities().withAdd("IPC_LOCK").endCapabilities().endSecurityContext()
                 .withVolumeMounts(mounts);
@@ -128,6 +137,11 @@ final class PodModel {
             trainer.addNewPort().withName("master").withContainerPort(settings.masterPort()).endPort();
         }
         return trainer.build();
+    }
+
+    /** The pod's claim, for a container that uses the NICs (and GPUs) of a DRA allocation; none otherwise. */
+    static List<ResourceClaim> claims(JobSettings settings) {
+        return settings.dra() ? List.of(new ResourceClaimBuilder().withName(ClaimTemplateModel.CLAIM).build()) : List.of();
     }
 
     private static Volume volume(String name, DataVolume volume) {

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.fabric8.kubernetes.api.model.ContainerStateTerminated;
 import io.fabric8.kubernetes.api.model.ContainerStatus;
 import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.ResourceRequirementsBuilder;
 import io.railyard.api.Names;
 import io.railyard.api.PreflightSpec;
 import io.railyard.api.TrainingJob;
@@ -56,7 +57,11 @@ public final class PreflightGate {
         int portBase = settings.hostNetwork() ? settings.masterPort() + 1 : PreflightPods.PORT_BASE;
         PreflightPods.Settings pods = new PreflightPods.Settings(preflight.image != null ? preflight.image : railyardImage, settings.rdmaResource(),
                 settings.devicesPerNode(), settings.hostNetwork(), timeout(preflight), DURATION_SECONDS);
-        return PreflightPods.gate(peer, portBase, minPercent(preflight), pods);
+        io.fabric8.kubernetes.api.model.Container gate = PreflightPods.gate(peer, portBase, minPercent(preflight), pods);
+        if (settings.dra()) { // the pod's claim, whose NICs the trainer gets too
+            gate.setResources(new ResourceRequirementsBuilder().withClaims(PodModel.claims(settings)).build());
+        }
+        return gate;
     }
 
     public static Result observe(TrainingJob job, List<Pod> pods, Instant now) {

@@ -27,6 +27,9 @@ public final class TrainingJobModel {
             warnings.add("spec.scheduling.scheduler is default: the pods are not scheduled as a gang and can deadlock "
                     + "(two jobs that each got part of their nodes wait for each other forever); use volcano or kueue");
         }
+        if (settings.dra()) {
+            objects.add(ClaimTemplateModel.desired(job, settings));
+        }
         if (job.getSpec().preflight != null && job.getSpec().nodes == 1) {
             warnings.add("spec.preflight does nothing with one node: there is no link between nodes to measure");
         }

@@ -41,7 +41,7 @@ final class JobInformers {
 
     /** Whether an owned object is in the cache; null when its kind has no cache here (read it from the API). */
     static Boolean cached(Context<TrainingJob> context, HasMetadata object) {
-        if (object instanceof PodGroup && context.eventSourceRetriever().getEventSourcesFor(PodGroup.class).isEmpty()) {
+        if (context.eventSourceRetriever().getEventSourcesFor(object.getClass()).isEmpty()) { // PodGroups where Volcano is absent; claim templates
             return null;
         }
         return context.getSecondaryResources(object.getClass()).stream()

@@ -9,6 +9,7 @@ import io.fabric8.kubernetes.api.model.Condition;
 import io.fabric8.kubernetes.api.model.NodeBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
+import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaimTemplate;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.server.mock.EnableKubernetesMockClient;
 import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
@@ -288,6 +289,23 @@ class TrainingJobReconcilerTest {
         assertThat(client.nodes().withName("pf-y").get().getMetadata().getLabels()).containsEntry(Names.PREFLIGHT_LABEL, "failed");
         assertThat(client.nodes().withName("pf-x").get().getMetadata().getLabels()).doesNotContainKey(Names.PREFLIGHT_LABEL);
         await().atMost(Duration.ofSeconds(20)).untilAsserted(() -> assertThat(pods("gate-bad")).isEmpty());
+    }
+
+    @Test
+    void aDraJobHasItsClaimTemplateCreatedAndDeletedWithIt() throws Exception {
+        create("dra", "{image: pytorch, script: t.py, nodes: 2, gpusPerNode: 8, rdma: {allocation: dra, devicesPerNode: 8}}");
+        await().atMost(Duration.ofSeconds(20)).untilAsserted(() -> {
+            assertThat(pods("dra")).hasSize(2);
+            assertThat(client.resources(ResourceClaimTemplate.class).inNamespace("ns").withName("dra-rdma").get()).isNotNull();
+        });
+        assertThat(client.resources(ResourceClaimTemplate.class).inNamespace("ns").withName("dra-rdma").get().getMetadata().getOwnerReferences())
+                .singleElement().satisfies(owner -> assertThat(owner.getName()).isEqualTo("dra"));
+        assertThat(pod("dra-0").getSpec().getResourceClaims()).singleElement().satisfies(c -> assertThat(c.getResourceClaimTemplateName()).isEqualTo("dra-rdma"));
+
+        client.resources(TrainingJob.class).inNamespace("ns").withName("dra").delete();
+
+        await().atMost(Duration.ofSeconds(20)).untilAsserted(() ->
+                assertThat(client.resources(ResourceClaimTemplate.class).inNamespace("ns").withName("dra-rdma").get()).isNull());
     }
 
     @Test
