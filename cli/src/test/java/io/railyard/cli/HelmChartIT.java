@@ -129,6 +129,19 @@ class HelmChartIT {
     }
 
     @Test
+    void draSwitchedOnRendersTheObjectsOfDeployDra() throws Exception {
+        Map<String, JsonNode> chart = render("agent.dra.enabled=true");
+        Map<String, JsonNode> base = kustomize("deploy/dra");
+
+        for (String key : List.of("DaemonSet/railyard-agent", "DeviceClass/rdma.railyard.io", "ClusterRole/railyard-agent-dra",
+                "ClusterRoleBinding/railyard-agent-dra")) {
+            assertThat(withoutMetadataLabels(chart.get(key)).equals(NUMBERS_BY_VALUE, withoutMetadataLabels(base.get(key))))
+                    .as(key + "\n" + chart.get(key) + "\n" + base.get(key)).isTrue();
+        }
+        assertThat(render()).doesNotContainKey("DeviceClass/rdma.railyard.io");
+    }
+
+    @Test
     void everyRenderedObjectReadsBackIntoFabric8sTypedModelsWithNoUnknownField() throws Exception {
         HelmTool.Result result = HelmTool.named("helm").run("template", "railyard", CHART, "-n", "railyard-system", "--include-crds",
                 "--api-versions", "monitoring.coreos.com/v1", "--set", "fabric.enabled=true");

@@ -18,7 +18,7 @@ class RenderCommandTest {
     Path dir;
 
     @ParameterizedTest
-    @ValueSource(strings = {"llama70b-roce.yaml", "ib-volcano.yaml", "hostnetwork-kueue.yaml", "topology.yaml", "preflight.yaml"})
+    @ValueSource(strings = {"llama70b-roce.yaml", "ib-volcano.yaml", "hostnetwork-kueue.yaml", "topology.yaml", "preflight.yaml", "dra-aligned.yaml"})
     void everyExampleRenders(String example) {
         CommandRun run = CommandRun.of("render", "-f", EXAMPLES.resolve(example).toString());
 
