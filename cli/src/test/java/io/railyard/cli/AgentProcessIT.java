@@ -3,6 +3,13 @@ package io.railyard.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import io.fabric8.kubernetes.api.model.NodeBuilder;
+import io.fabric8.kubernetes.api.model.resource.v1.ResourceSlice;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.server.mock.KubernetesCrudDispatcher;
+import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
+import io.fabric8.mockwebserver.Context;
+import io.fabric8.mockwebserver.MockWebServer;
 import io.railyard.testkit.ExampleNodes;
 import java.net.InetAddress;
 import java.net.ServerSocket;
@@ -13,6 +20,7 @@ import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.HashMap;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
@@ -79,6 +87,50 @@ class AgentProcessIT {
             assertThat(agent.exitValue()).isZero();
         } finally {
             agent.destroyForcibly();
+        }
+    }
+
+    @Test
+    void asADraDriverItPublishesSlicesServesItsSocketsAndRemovesThemOnSigterm() throws Exception {
+        KubernetesMockServer server = new KubernetesMockServer(new Context(), new MockWebServer(), new HashMap<>(), new KubernetesCrudDispatcher(), false);
+        server.init();
+        try (KubernetesClient client = server.createClient()) {
+            client.nodes().resource(new NodeBuilder().withNewMetadata().withName("gpu-node-1").endMetadata().build()).create();
+            Path root = ExampleNodes.write(ExampleNodes.ROCE, dir.resolve("host")).root();
+            Path plugins = Files.createDirectories(dir.resolve("plugins"));
+            Path registry = Files.createDirectories(dir.resolve("plugins_registry"));
+            int health;
+            try (ServerSocket socket = new ServerSocket(0)) {
+                health = socket.getLocalPort();
+            }
+            String java = ProcessHandle.current().info().command().orElse("java");
+            Process agent = new ProcessBuilder(List.of(java, "-cp", System.getProperty("java.class.path"), "io.railyard.cli.Railyard",
+                    "agent", "--root", root.toString(), "--no-device-plugin", "--dra", "--node-name", "gpu-node-1",
+                    "--kubeconfig", MockKubeconfig.write(dir, client).toString(), "--kubelet-plugins-dir", plugins.toString(),
+                    "--plugins-registry-dir", registry.toString(), "--cdi-dir", dir.resolve("cdi").toString(), "--health-address", "127.0.0.1:" + health))
+                    .redirectErrorStream(true).redirectOutput(dir.resolve("agent.log").toFile()).start();
+            HttpClient http = HttpClient.newHttpClient();
+            try {
+                await().atMost(Duration.ofSeconds(30)).ignoreExceptions().untilAsserted(() -> {
+                    assertThat(http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + health + "/healthz")).build(),
+                            HttpResponse.BodyHandlers.ofString()).statusCode()).isEqualTo(200);
+                    assertThat(client.resources(ResourceSlice.class).list().getItems()).singleElement()
+                            .satisfies(slice -> assertThat(slice.getSpec().getDevices()).hasSize(4));
+                });
+                assertThat(plugins.resolve("rdma.railyard.io/dra.sock")).exists();
+                assertThat(registry.resolve("rdma.railyard.io-reg.sock")).exists();
+
+                agent.destroy(); // SIGTERM
+
+                assertThat(agent.waitFor(10, TimeUnit.SECONDS)).isTrue();
+                assertThat(agent.exitValue()).isZero();
+                assertThat(plugins.resolve("rdma.railyard.io/dra.sock")).doesNotExist();
+                assertThat(registry.resolve("rdma.railyard.io-reg.sock")).doesNotExist();
+            } finally {
+                agent.destroyForcibly();
+            }
+        } finally {
+            server.destroy();
         }
     }
 
