@@ -32,7 +32,8 @@ import java.util.List;
  * API server or kubelet can be had here): NodePrepareResources and NodeUnprepareResources over the real unix socket,
  * one claim a call as the kubelet makes them for a pod, p50/p99; a plain GET of a claim on the same server as the
  * peer (prepare reads the claim once); and the time from a port going down or up in sysfs to the ResourceSlice in the
- * API saying so, with the agent's default 500 ms health poll. Arguments: [CLAIMS] [PORT_CHANGES] (default 2000 10).
+ * API saying so, with the agent's default 500 ms health poll. CDI specs go to tmpfs, as /var/run/cdi is on a node; the
+ * checkpoint to disk, as /var/lib/kubelet is. Arguments: [CLAIMS] [PORT_CHANGES] (default 2000 10).
  */
 public final class DraBench {
     private DraBench() {}
@@ -46,10 +47,12 @@ public final class DraBench {
         HostTree tree = ExampleNodes.write(ExampleNodes.ROCE, dir.resolve("host"));
         Files.createDirectories(dir.resolve("plugins"));
         Files.createDirectories(dir.resolve("registry"));
+        // /var/run/cdi is on tmpfs (/run) on a node, the checkpoint under /var/lib/kubelet on disk: the same here
+        Path cdi = Files.isDirectory(Path.of("/dev/shm")) ? Files.createTempDirectory(Path.of("/dev/shm"), "dra-bench-cdi") : dir.resolve("cdi");
         try (KubernetesClient client = server.createClient()) {
             client.nodes().resource(new NodeBuilder().withNewMetadata().withName("node").endMetadata().build()).create();
             DraAgent agent = DraAgent.create(NodeDiscovery.discover(tree.root()), tree.root(), AgentConfig.defaults(), client,
-                    new DraAgent.Options(DraAgent.DEFAULT_DRIVER, dir.resolve("plugins"), dir.resolve("registry"), dir.resolve("cdi"), "node",
+                    new DraAgent.Options(DraAgent.DEFAULT_DRIVER, dir.resolve("plugins"), dir.resolve("registry"), cdi, "node",
                             Duration.ofMillis(500)));
             agent.start();
             ManagedChannel channel = Grpc.newChannelBuilder("unix:" + dir.resolve("plugins/rdma.railyard.io/dra.sock"), InsecureChannelCredentials.create()).build();
