@@ -59,6 +59,9 @@ public final class LogAnalysis {
                 .filter(e -> e.getValue().hits() > 0)
                 .max((a, b) -> Long.compare(a.getValue().hits(), b.getValue().hits()))
                 .ifPresent(e -> report.kind = e.getValue() == portTools ? portTools.kind() : e.getKey());
+        if (analyzers.get("nccl-tests").hits() > 0 && "nccl-log".equals(report.kind)) {
+            report.kind = "nccl-tests"; // nccl-tests run with NCCL_DEBUG=INFO: its NCCL lines fill the nccl facts
+        }
         return report.build();
     }
 

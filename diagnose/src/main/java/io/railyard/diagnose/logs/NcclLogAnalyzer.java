@@ -51,6 +51,8 @@ final class NcclLogAnalyzer implements Analyzer {
     private String bootstrap;
     private String network;
     private String plugin;
+    /** The IB transport came through a plugin (IBext): transport ib or roce, and the plugin named. */
+    private boolean ibPlugin;
     private final Set<String> hcas = new LinkedHashSet<>();
     private boolean anyIb;
     private boolean anyRoce;
@@ -330,7 +332,7 @@ final class NcclLogAnalyzer implements Analyzer {
         boolean fallback = transport.equals("socket")
                 && (ibFailed() || ibInit != null);
         Boolean gdr = gdrConnections > 0 ? Boolean.TRUE : gdrDisabled ? Boolean.FALSE : gdrEnabled ? Boolean.TRUE : null;
-        report.nccl = new NcclSummary(version, transport, transport.equals("plugin") ? plugin : null, fallback, gdr,
+        report.nccl = new NcclSummary(version, transport, transport.equals("plugin") || ibPlugin ? plugin : null, fallback, gdr,
                 hcas.stream().toList(), bootstrap, netConnections, gdrConnections);
         conclude(report.nccl, fallback);
     }
@@ -355,7 +357,10 @@ final class NcclLogAnalyzer implements Analyzer {
         if (name.equals("Socket")) {
             return "socket";
         }
-        if (name.equals("IB")) {
+        if (name.equals("IB") || name.startsWith("IBext")) {
+            // IBext (HPC-X's nccl-rdma-sharp plugin) is NCCL's IB transport shipped as a plugin, SHARP beside it
+            ibPlugin = name.startsWith("IBext");
+            plugin = ibPlugin ? name : plugin;
             return anyRoce && !anyIb ? "roce" : "ib";
         }
         plugin = name;

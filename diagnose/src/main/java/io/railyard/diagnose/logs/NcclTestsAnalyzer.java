@@ -22,6 +22,9 @@ final class NcclTestsAnalyzer implements Analyzer {
     private final List<List<Double>> rows = new ArrayList<>();
     private Line wrongRow;
 
+    /** nccl-tests' list of devices: {@code #  Rank  0 Group  0 Pid 1789224 on H20-GPU-05 device  0 [...]}. */
+    private static final Pattern RANK_LINE = Pattern.compile("^#\\s+Rank\\s+\\d+ .*\\bPid\\s+\\d+ on ");
+
     NcclTestsAnalyzer(Findings findings) {
         this.findings = findings;
     }
@@ -38,7 +41,8 @@ final class NcclTestsAnalyzer implements Analyzer {
                     hits++;
                 }
             } else if (text.contains("nThread") || text.contains("out-of-place") || text.contains("busbw")
-                    || text.contains("Out of bounds values") || text.contains("Collective test concluded")) {
+                    || text.contains("Out of bounds values") || text.contains("Collective test concluded")
+                    || RANK_LINE.matcher(text).find()) {
                 hits++;
             }
             return;

@@ -146,7 +146,7 @@ class RulesTest {
                 + P + "P2P plugin IBext_v8\n" + P + "NET/IB : Using [0]mlx5_0:1/IB/SHARP [1]mlx5_1:1/IB/SHARP [RO]; OOB ib0:10.1.0.1<0>\n"
                 + P + "Using network IBext_v8\n" + P + "Channel 00/1 : 0[0] -> 8[0] [send] via NET/IBext_v8/0/GDRDMA\n");
 
-        assertThat(report.nccl().transport()).isEqualTo("plugin");
+        assertThat(report.nccl().transport()).as("IBext is NCCL's IB transport as a plugin").isEqualTo("ib");
         assertThat(report.nccl().plugin()).isEqualTo("IBext_v8");
         assertThat(report.nccl().gdr()).isTrue();
         assertThat(report.nccl().hcas()).containsExactly("mlx5_0:1", "mlx5_1:1");
