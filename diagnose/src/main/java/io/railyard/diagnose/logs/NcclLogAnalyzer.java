@@ -22,6 +22,8 @@ final class NcclLogAnalyzer implements Analyzer {
     private static final String VERSION = "NCCL version";
     private static final String BOOTSTRAP = "Bootstrap";
     private static final String USING_NETWORK = "Using network ";
+    private static final String FI_GETINFO = "fi_getinfo";
+    private static final String NO_OPTIMAL_PROVIDER = "Could not find any optimal provider";
     /** {@code NET/IB : Using [0]…}, and {@code NET/Socket: Using [0]…} as NCCL 2.3 and 2.4 wrote it. */
     private static final String IB_USING = ": Using [";
     private static final String NO_DEVICE = "NET/IB : No device found";
@@ -83,6 +85,9 @@ final class NcclLogAnalyzer implements Analyzer {
     /** A line without the {@code NCCL INFO} tag: WARN lines, a bare version line, pre-2.3 formats, or none of NCCL's. */
     @Override
     public void accept(Line line) {
+        if (line.contains(FI_GETINFO) || line.contains(NO_OPTIMAL_PROVIDER)) {
+            setup.ofiNoProvider(line);
+        }
         if (!line.contains(NCCL_WARN) && !line.contains(VERSION) && !line.contains(VIA_NET) && !line.contains(COMPLETION)
                 && !line.contains(OLD_INFO)) {
             return;

@@ -37,6 +37,16 @@ final class NcclSetupLines {
         return provider.find() ? provider.group(1) : null;
     }
 
+    /** Libfabric found no EFA provider for AWS's OFI plugin: the EFA devices are not visible where NCCL runs. */
+    void ofiNoProvider(Line line) {
+        String text = line.text();
+        if (text.contains("empty list") || text.contains("call failed") || text.contains("optimal provider")) {
+            findings.add("ofi-no-provider", Severity.ERROR, "Libfabric found no EFA provider: the OFI plugin cannot use EFA",
+                    "make the EFA devices visible to the container (request vpc.amazonaws.com/efa, or mount /dev/infiniband), check"
+                            + " with fi_info -p efa -t FI_EP_RDM, and use an instance type with EFA", line);
+        }
+    }
+
     /** AWS's OFI plugin on GPUDirect RDMA (or DMA-BUF): true enabled, false disabled, null for another line. */
     Boolean ofiGpuDirect(Line line) {
         String text = line.text();
