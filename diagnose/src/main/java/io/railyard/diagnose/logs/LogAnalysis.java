@@ -38,6 +38,8 @@ public final class LogAnalysis {
         analyzers.put("ibqueryerrors", new IbErrorsAnalyzer(findings));
         analyzers.put("pytorch", new PytorchAnalyzer(findings));
         analyzers.put("device-plugin", new DevicePluginLogAnalyzer(findings));
+        RdmaStackAnalyzer stack = new RdmaStackAnalyzer(findings);
+        analyzers.put("rdma-stack", stack);
         List<Analyzer> all = List.copyOf(analyzers.values());
         LineReader.forEachLine(decompressed(input), line -> {
             int info = line.indexOf(NCCL_INFO, 0);
@@ -58,9 +60,10 @@ public final class LogAnalysis {
         analyzers.entrySet().stream()
                 .filter(e -> e.getValue().hits() > 0)
                 .max((a, b) -> Long.compare(a.getValue().hits(), b.getValue().hits()))
-                .ifPresent(e -> report.kind = e.getValue() == portTools ? portTools.kind() : e.getKey());
-        if (analyzers.get("nccl-tests").hits() > 0 && "nccl-log".equals(report.kind)) {
-            report.kind = "nccl-tests"; // nccl-tests run with NCCL_DEBUG=INFO: its NCCL lines fill the nccl facts
+                .ifPresent(e -> report.kind = e.getValue() == portTools ? portTools.kind() : e.getValue() == stack ? stack.kind() : e.getKey());
+        if (analyzers.get("nccl-tests").hits() > 0 && ("nccl-log".equals(report.kind) || stack.hits() > 0)) {
+            // nccl-tests run with NCCL_DEBUG=INFO, or under mpirun with its warnings: the NCCL lines still fill the nccl facts
+            report.kind = "nccl-tests";
         }
         return report.build();
     }

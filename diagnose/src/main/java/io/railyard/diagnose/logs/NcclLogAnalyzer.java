@@ -27,6 +27,8 @@ final class NcclLogAnalyzer implements Analyzer {
     /** {@code NET/IB : Using [0]…}, and {@code NET/Socket: Using [0]…} as NCCL 2.3 and 2.4 wrote it. */
     private static final String IB_USING = ": Using [";
     private static final String NO_DEVICE = "NET/IB : No device found";
+    /** NCCL 2.3's words for it. */
+    private static final String ZERO_DEVICES = "call to devices() returned 0 devices";
     private static final String NO_VERBS = "Failed to open libibverbs";
     private static final String PLUGIN_IB_FAILED = "Failed to initialize NET plugin IB";
     private static final String IB_DISABLED = "NCCL_IB_DISABLE set by environment to 1";
@@ -148,6 +150,12 @@ final class NcclLogAnalyzer implements Analyzer {
         int usingNetwork = line.indexOf(USING_NETWORK, 0);
         if (usingNetwork >= 0) {
             String name = line.text().substring(usingNetwork + USING_NETWORK.length()).strip();
+            if (!name.isEmpty() && network != null && !name.equals(network) && !findings.has("mixed-networks")) {
+                findings.add("mixed-networks", Severity.ERROR, "ranks chose different networks (" + network + " and " + name
+                                + "): a communicator cannot connect ranks that use different transports",
+                        "make RDMA work where a rank chose " + (name.equals("Socket") ? name : network)
+                                + " (the findings above say why), so that every rank uses the same network", line);
+            }
             network = name.isEmpty() ? network : name;
         }
         if (line.contains(IB_USING)) {
@@ -229,7 +237,7 @@ final class NcclLogAnalyzer implements Analyzer {
     }
 
     private void fallbackCauses(Line line) {
-        if (line.contains(NO_DEVICE)) {
+        if (line.contains(NO_DEVICE) || line.contains(ZERO_DEVICES)) {
             findings.add("ib-no-device", Severity.ERROR, "NCCL found no active RDMA port (NET/IB : No device found)",
                     "check the RDMA driver and link (railyard doctor on the node), and that the pod requests the RDMA "
                             + "resource so /dev/infiniband is mounted", line);

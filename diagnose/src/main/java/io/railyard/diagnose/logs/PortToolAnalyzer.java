@@ -9,8 +9,11 @@ import java.util.regex.Pattern;
 /** ibstat and ibv_devinfo output: each port's state, physical state, link layer, LIDs and MTU. */
 final class PortToolAnalyzer implements Analyzer {
     private static final Pattern DEVICE = Pattern.compile("^(?:CA '([^']+)'|hca_id:\\s*(\\S+))");
-    private static final Pattern PORT = Pattern.compile("^\\s+(?:Port (\\d+):|port:\\s*(\\d+))\\s*$");
-    private static final Pattern FIELD = Pattern.compile("^\\s+([A-Za-z_ ]+?)\\s*:\\s*(.*?)\\s*$");
+    private static final Pattern PORT = Pattern.compile("^\\s*(?:Port (\\d+):|port:\\s*(\\d+))\\s*$");
+    private static final Pattern FIELD = Pattern.compile("^\\s*([A-Za-z_ ]+?)\\s*:\\s*(.*?)\\s*$");
+    /** ibstat's own field names: a paste that lost its tabs still has them at the start of its lines. */
+    private static final Pattern UNINDENTED = Pattern.compile("^(?:Port \\d+:|State:|Physical state:|Rate:|Base lid:|SM lid:|Link layer:)");
+    private static final Pattern IBPANIC = Pattern.compile("ibpanic: .*?IB device '([^']+)' failed: (.*)");
     private static final Pattern MTU = Pattern.compile("(\\d+) \\(\\d\\)");
     private static final int MAX_PORTS = 1024;
     private static final String TAB = "\t";
@@ -52,7 +55,12 @@ final class PortToolAnalyzer implements Analyzer {
 
     @Override
     public void accept(Line line) {
-        boolean indented = line.startsWith(TAB, 0) || line.startsWith(SPACE, 0);
+        if (line.startsWith("ibpanic:", 0)) {
+            ibpanic(line);
+            return;
+        }
+        boolean indented = line.startsWith(TAB, 0) || line.startsWith(SPACE, 0)
+                || (device != null && UNINDENTED.matcher(line.text()).find());
         if (!indented && !line.startsWith(CA, 0) && !line.startsWith(HCA, 0) && !line.contains(IB_DEVICES)) {
             return;
         }
@@ -91,6 +99,16 @@ final class PortToolAnalyzer implements Analyzer {
         if (port != null && field.find()) {
             field(field.group(1), field.group(2));
         }
+    }
+
+    /** ibstat stops at the first device it cannot read: the ones after it are not shown. */
+    private void ibpanic(Line line) {
+        ibstatHits++;
+        Matcher panic = IBPANIC.matcher(line.text());
+        String what = panic.find() ? panic.group(1) + ": " + panic.group(2) : "a device";
+        findings.add("ibstat-failed", Severity.ERROR, "ibstat stopped at " + what + "; the devices after it are not shown",
+                "run ibstat on each InfiniBand device by name (ibstat mlx5_0), or ibstatus, which lists them all; an Ethernet-only"
+                        + " device (Azure's mlx5_an0) or a port without its cable (Invalid argument on its rate) stops ibstat", line);
     }
 
     private void field(String name, String value) {

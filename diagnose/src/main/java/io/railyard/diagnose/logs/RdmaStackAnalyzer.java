@@ -1,0 +1,121 @@
+package io.railyard.diagnose.logs;
+
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * What people paste beside NCCL when RDMA fails underneath it: Open MPI's openib warnings, UCX failing to create its
+ * completion queues (the locked-memory limit), SR-IOV virtual functions without a GUID, and {@code rdma link} output.
+ */
+final class RdmaStackAnalyzer implements Analyzer {
+    private static final Pattern DEVICE_LINE = Pattern.compile("^\\s*(?:Local device|Local adapter|Device name):\\s*(\\S+)");
+    private static final Pattern UCX_DEVICE = Pattern.compile("UCX\\s+ERROR (\\w+): ");
+    private static final Pattern VF_GUID = Pattern.compile("VF (\\S+) GUID is not valid");
+    private static final Pattern ZERO_GUID_DEVICE = Pattern.compile("^(\\w+)\\s+0{16}\\s*$");
+    private static final Pattern ZERO_NODE_GUID = Pattern.compile("Node GUID:\\s*0x0{16}\\b");
+    private static final Pattern RDMA_LINK = Pattern.compile("^link (\\S+?)/(\\d+) .*?\\bstate (\\S+)(?: physical_state (\\S+))?");
+
+    private final Findings findings;
+    private long openMpi;
+    private long ucx;
+    private long sriov;
+    private long rdmaLink;
+    private Line openibLine;
+    private String openibDevice;
+
+    RdmaStackAnalyzer(Findings findings) {
+        this.findings = findings;
+    }
+
+    @Override
+    public void accept(Line line) {
+        if (line.contains("OpenFabrics") || line.contains("openib") || line.contains("Open MPI")) {
+            openMpi(line);
+        } else if (openibLine != null && openibDevice == null) {
+            Matcher device = DEVICE_LINE.matcher(line.text());
+            if (device.find()) {
+                openibDevice = device.group(1);
+            }
+        }
+        if (line.contains("UCX") || line.contains("UCP worker")) {
+            ucx(line);
+        }
+        if (line.contains("GUID") || line.contains("0000000000000000")) {
+            guid(line);
+        }
+        if (line.startsWith("link ", 0)) {
+            link(line);
+        }
+    }
+
+    private void openMpi(Line line) {
+        openMpi++;
+        String text = line.text();
+        boolean failure = text.contains("error initializing an OpenFabrics device") || text.contains("No OpenFabrics connection schemes")
+                || text.contains("no active ports detected") || text.contains("error in device init");
+        if (failure && openibLine == null) {
+            openibLine = line;
+        }
+    }
+
+    private void ucx(Line line) {
+        ucx++;
+        String text = line.text();
+        if (text.contains("Cannot allocate memory") && (text.contains("create_cq") || text.contains("reg_mr") || text.contains("locked memory"))) {
+            Matcher device = UCX_DEVICE.matcher(text);
+            findings.add("ucx-memlock", Severity.ERROR, "UCX could not " + (text.contains("reg_mr") ? "register memory" : "create a completion queue")
+                            + (device.find() ? " on " + device.group(1) : "") + ": Cannot allocate memory, the locked-memory limit (ulimit -l)",
+                    "raise memlock to unlimited (limits.conf, the container runtime's ulimit, LimitMEMLOCK=infinity for a service);"
+                            + " in a pod, give the container IPC_LOCK", line);
+        }
+    }
+
+    private void guid(Line line) {
+        String text = line.text();
+        Matcher vf = VF_GUID.matcher(text);
+        Matcher zero = ZERO_GUID_DEVICE.matcher(text.strip());
+        String device = vf.find() ? vf.group(1) : zero.find() ? zero.group(1) : ZERO_NODE_GUID.matcher(text).find() ? "a device" : null;
+        if (device == null) {
+            return;
+        }
+        sriov++;
+        findings.add("sriov-guid", Severity.ERROR, "the virtual function " + device + " has no valid GUID (all zeros)",
+                "let the SR-IOV network operator (or ib-kubernetes with the subnet manager) assign VF GUIDs, or set them with"
+                        + " ip link set <pf> vf <n> node_guid/port_guid, then rebind the VF's driver", line);
+    }
+
+    private void link(Line line) {
+        Matcher link = RDMA_LINK.matcher(line.text());
+        if (!link.find()) {
+            return;
+        }
+        rdmaLink++;
+        String state = link.group(3);
+        if (!state.equals("ACTIVE")) {
+            findings.add("port-down", Severity.ERROR, "port " + link.group(1) + "/" + link.group(2) + " is " + state
+                            + (link.group(4) == null ? "" : " (physical_state " + link.group(4) + ")"),
+                    "check the cable, the optic and the switch port, then the driver (railyard doctor's link check)", line);
+        }
+    }
+
+    /** The tool this input came from: the one with the most lines recognized. */
+    String kind() {
+        long most = Math.max(Math.max(openMpi, ucx), Math.max(sriov, rdmaLink));
+        return most == rdmaLink ? "rdma-link" : most == ucx ? "ucx" : most == sriov ? "sriov" : "openmpi";
+    }
+
+    @Override
+    public long hits() {
+        return openMpi + ucx + sriov + rdmaLink;
+    }
+
+    @Override
+    public void finish(LogReport.Builder report) {
+        if (openibLine != null) {
+            findings.add("openmpi-openib", Severity.WARN, "Open MPI could not use " + (openibDevice == null ? "an OpenFabrics device" : openibDevice)
+                            + " through its openib BTL",
+                    "Open MPI 4 and later reach InfiniBand through UCX: run with --mca pml ucx --mca btl ^openib; NCCL does not use"
+                            + " openib, its own lines say which network it took", openibLine);
+        }
+    }
+}
