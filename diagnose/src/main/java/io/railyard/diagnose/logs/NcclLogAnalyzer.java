@@ -22,6 +22,8 @@ final class NcclLogAnalyzer implements Analyzer {
     private static final String VERSION = "NCCL version";
     private static final String BOOTSTRAP = "Bootstrap";
     private static final String USING_NETWORK = "Using network ";
+    private static final String CONNECTED_RINGS = "Connected all rings";
+    private static final Pattern RING_GDR = Pattern.compile("\\bGDR (\\d)\\b");
     private static final String FI_GETINFO = "fi_getinfo";
     private static final String NO_OPTIMAL_PROVIDER = "Could not find any optimal provider";
     /** {@code NET/IB : Using [0]…}, and {@code NET/Socket: Using [0]…} as NCCL 2.3 and 2.4 wrote it. */
@@ -46,7 +48,7 @@ final class NcclLogAnalyzer implements Analyzer {
     private static final Pattern STATUS = Pattern.compile("(?:with error |status=(?:IBV_WC_\\w+\\()?)(\\d+)");
     private static final Pattern VENDOR = Pattern.compile("vendor[ _]err[ =]?(\\d+)");
     private static final Pattern LOCAL_GID = Pattern.compile("localGid\\s*(\\S+)");
-    private static final Pattern GDR_DISTANCE = Pattern.compile("GPU Direct RDMA Disabled for GPU .*\\(distance (\\d+) > (\\d+)\\)");
+    private static final Pattern GDR_DISTANCE = Pattern.compile("GPU Direct RDMA Disabled for GPU .*\\(distance (\\d+) >=? (\\d+)\\)");
     private static final int MAX_HCAS = 256;
 
     private final Findings findings;
@@ -57,6 +59,8 @@ final class NcclLogAnalyzer implements Analyzer {
     private String plugin;
     /** The IB transport came through a plugin (IBext): transport ib or roce, and the plugin named. */
     private boolean ibPlugin;
+    /** What "Connected all rings, ... GDR n" said, null without such a line. */
+    private Boolean ringsGdr;
     private final Set<String> hcas = new LinkedHashSet<>();
     private boolean anyIb;
     private boolean anyRoce;
@@ -122,6 +126,12 @@ final class NcclLogAnalyzer implements Analyzer {
                     }
                 } else if (second == 'a' && line.startsWith(CALL_TO, message)) {
                     read(line);
+                } else if (second == 'o' && line.startsWith(CONNECTED_RINGS, message)) {
+                    // "Connected all rings, use ring PXN 0 GDR 0" (2.21+): whether the rings use GPUDirect RDMA
+                    Matcher ringGdr = RING_GDR.matcher(line.text());
+                    if (ringGdr.find()) {
+                        ringsGdr = ringGdr.group(1).equals("1");
+                    }
                 }
             }
             case 'N', 'U', 'B', 'G', 'F', 'I', 'P' -> read(line);
@@ -344,7 +354,7 @@ final class NcclLogAnalyzer implements Analyzer {
         String transport = transport();
         boolean fallback = transport.equals("socket")
                 && (ibFailed() || ibInit != null);
-        Boolean gdr = gdrConnections > 0 ? Boolean.TRUE : gdrDisabled ? Boolean.FALSE : gdrEnabled ? Boolean.TRUE : null;
+        Boolean gdr = gdrConnections > 0 ? Boolean.TRUE : gdrDisabled ? Boolean.FALSE : ringsGdr != null ? ringsGdr : gdrEnabled ? Boolean.TRUE : null;
         report.nccl = new NcclSummary(version, transport, transport.equals("plugin") || ibPlugin ? plugin : null, fallback, gdr,
                 hcas.stream().toList(), bootstrap, netConnections, gdrConnections);
         conclude(report.nccl, fallback);
