@@ -89,7 +89,9 @@ final class NcclSetupLines {
         Matcher address = CONNECT_TO.matcher(text);
         String to = address.find() ? address.group(1) : null;
         String why;
-        if (to != null && to.startsWith("169.254.")) {
+        if (to != null && to.toLowerCase(Locale.ROOT).startsWith("fe80:")) {
+            why = "it connected to the IPv6 link-local address " + to + ", which only that link can reach";
+        } else if (to != null && to.startsWith("169.254.")) {
             why = "it connected to the link-local address " + to + ", which only that link can reach";
         } else if (to != null && (to.startsWith("127.") || to.equals("::1"))) {
             why = "it connected to the loopback address " + to + ": NCCL picked lo";
