@@ -332,8 +332,9 @@ final class NcclLogAnalyzer implements Analyzer {
         } else if (text.contains("ibv_reg_mr") && text.contains("Cannot allocate memory")) {
             findings.add("memlock", Severity.ERROR, "memory registration failed: Cannot allocate memory (locked-memory limit)",
                     "raise the memlock limit to unlimited for the container runtime and the pod (railyard doctor's memlock check)", line);
-        } else if (text.contains("ibv_modify_qp") && text.contains("timed out")) {
-            findings.add("unroutable-gid", Severity.ERROR, "ibv_modify_qp timed out: the remote GID cannot be reached",
+        } else if (text.contains("ibv_modify_qp") && (text.contains("timed out") || text.contains("unreachable"))) {
+            findings.add("unroutable-gid", Severity.ERROR, "ibv_modify_qp " + (text.contains("unreachable") ? "failed with Network is unreachable"
+                            : "timed out") + ": the remote GID cannot be reached",
                     "use a routable RoCE v2 IPv4 GID index on every node (not fe80::), and check routes between the NICs", line);
         } else {
             findings.add("verbs-call-failed", Severity.ERROR, "a verbs call failed: " + abbreviate(text),

@@ -90,6 +90,13 @@ final class RdmaStackAnalyzer implements Analyzer {
             return;
         }
         rdmaLink++;
+        String device = link.group(1);
+        if (device.startsWith("rxe") || device.startsWith("siw")) {
+            findings.add("soft-rdma", Severity.WARN, device + " is " + (device.startsWith("rxe") ? "Soft-RoCE (rxe)" : "Soft-iWARP (siw)")
+                            + ": RDMA done in software over a plain NIC, far below an RDMA NIC's speed",
+                    "fine for trying things out; for training, use the RDMA NIC's own device (mlx5_*) and remove the software link"
+                            + " (rdma link delete " + device + ")", line);
+        }
         String state = link.group(3);
         if (!state.equals("ACTIVE")) {
             findings.add("port-down", Severity.ERROR, "port " + link.group(1) + "/" + link.group(2) + " is " + state
