@@ -106,6 +106,12 @@ final class AnalyzeCommand implements Callable<Integer> {
         return json;
     }
 
+    /** Where no line names the network, the line it was inferred from. */
+    private static String inferred(LogReport report) {
+        return report.findings().stream().filter(f -> f.id().equals("network-inferred") && !f.evidence().isEmpty()).findFirst()
+                .map(f -> " (inferred from line " + f.evidence().getFirst().line() + ")").orElse("");
+    }
+
     private static String text(LogReport report) {
         StringBuilder text = new StringBuilder();
         text.append(report.file()).append(": ").append(report.kind()).append('\n');
@@ -113,6 +119,7 @@ final class AnalyzeCommand implements Callable<Integer> {
             var nccl = report.nccl();
             text.append("  NCCL ").append(nccl.version() == null ? "(version not logged)" : nccl.version())
                     .append(", network ").append(nccl.transport()).append(nccl.plugin() == null ? "" : " (" + nccl.plugin() + ")")
+                    .append(inferred(report))
                     .append(nccl.fallback() ? ", FELL BACK to sockets" : "")
                     .append(", GPUDirect RDMA ").append(nccl.gdr() == null ? "not logged" : nccl.gdr() ? "on" : "off")
                     .append(nccl.hcas().isEmpty() ? "" : ", HCAs " + String.join(" ", nccl.hcas()))

@@ -68,4 +68,31 @@ class CorpusTest {
             }
         }
     }
+
+    /** The share of all the corpus's labels the analysis gets right: the figure the per-sample tests make 100 %. */
+    @org.junit.jupiter.api.Test
+    void shareOfLabelsRight() throws IOException {
+        int right = 0;
+        int total = 0;
+        for (Arguments row : samples().toList()) {
+            String file = (String) row.get()[0];
+            @SuppressWarnings("unchecked")
+            Map<String, String> labels = (Map<String, String>) row.get()[1];
+            LogReport report = Analyzed.file(DIR + file);
+            for (Map.Entry<String, String> label : labels.entrySet()) {
+                if (label.getKey().equals("findings")) {
+                    List<String> ids = report.findings().stream().map(Finding::id).toList();
+                    for (String id : label.getValue().split(",\\s*")) {
+                        total++;
+                        right += ids.contains(id) ? 1 : 0;
+                    }
+                } else {
+                    total++;
+                    right += label.getValue().equals(actual(report, label.getKey())) ? 1 : 0;
+                }
+            }
+        }
+        System.out.printf("corpus: %d of %d labels right (%.1f%%)%n", right, total, 100.0 * right / total);
+        assertThat(100.0 * right / total).isGreaterThanOrEqualTo(95.0);
+    }
 }

@@ -28,4 +28,14 @@ class RdmaVerdictTest {
         assertThat(retry.reason()).isEqualTo("RdmaErrors");
         assertThat(early.verified()).isNull();
     }
+
+    /** The operator's verdict on rank 0's log uses the same inference: real fragments without a "Using network" line. */
+    @Test
+    void fragmentsDecideTheVerdictToo() throws Exception {
+        assertThat(RdmaVerdict.of(log("corpus/nccl-ib-2.4-socket-line-is-oob-01.log"), false).verified()).as("NET/IB set up, socket line is OOB").isTrue();
+        assertThat(RdmaVerdict.of(log("corpus/nccl-aws-ib-no-device-socket-01.log"), false).reason()).isEqualTo("SocketFallback");
+        assertThat(RdmaVerdict.of(log("corpus/nccl-channels-ibext-v8-01.log"), false).verified()).as("IBext is RDMA").isTrue();
+        assertThat(RdmaVerdict.of(log("corpus/nccl-2.4-ring-aws-libfabric-mpirun-prefix-01.log"), false).verified()).isTrue();
+        assertThat(RdmaVerdict.of(log("corpus/nccl-bootstrap-only-bond0-01.log"), false).verified()).as("nothing says yet").isNull();
+    }
 }

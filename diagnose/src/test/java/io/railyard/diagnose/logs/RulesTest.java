@@ -290,4 +290,83 @@ class RulesTest {
         assertThat(report.nccl()).isNull();
         assertThat(report.bandwidth()).isNull();
     }
+
+    @Test
+    void rdmaLinkOutputNamesAPortThatIsNotActiveAndSoftRoce() {
+        LogReport report = text("link mlx5_0/1 subnet_prefix fe80:0000:0000:0000 lid 3 sm_lid 1 lmc 0 state ACTIVE physical_state LINK_UP\n"
+                + "link mlx5_1/1 state DOWN physical_state DISABLED netdev ens2f1\nlink rxe0/1 state ACTIVE physical_state LINK_UP netdev eth0\n");
+
+        assertThat(report.kind()).isEqualTo("rdma-link");
+        assertThat(finding(report, "port-down").summary()).isEqualTo("port mlx5_1/1 is DOWN (physical_state DISABLED)");
+        assertThat(finding(report, "port-down").occurrences()).isEqualTo(1);
+        assertThat(finding(report, "soft-rdma").summary()).startsWith("rxe0 is Soft-RoCE (rxe)");
+    }
+
+    @Test
+    void openMpiOpenibWarningNamesTheDeviceFromTheLinesAfterIt() {
+        LogReport report = text("WARNING: There is at least non-excluded one OpenFabrics device found,\nbut there are no active ports detected"
+                + " (or Open MPI was unable to use them).\n\n  Local host:   gpu-a\n  Local device: mlx5_3\n");
+
+        assertThat(report.kind()).isEqualTo("openmpi");
+        assertThat(finding(report, "openmpi-openib").summary()).isEqualTo("Open MPI could not use mlx5_3 through its openib BTL");
+        assertThat(finding(report, "openmpi-openib").remedy()).contains("--mca pml ucx");
+    }
+
+    @Test
+    void ucxRegistrationOutOfLockedMemoryIsTheMemlockLimit() {
+        LogReport report = text("[1652739463.054681] [cn0022:4071024:0]   ib_md.c:309 UCX  ERROR mlx5_1: ibv_reg_mr(address=0x7f0, length=4096,"
+                + " access=0xf) failed: Cannot allocate memory\n");
+
+        assertThat(finding(report, "ucx-memlock").summary()).isEqualTo("UCX could not register memory on mlx5_1: Cannot allocate memory,"
+                + " the locked-memory limit (ulimit -l)");
+    }
+
+    @Test
+    void sriovGuidsAllZeroOrRejectedNameTheFunction() {
+        assertThat(finding(text("error adding container to network \"ib\": infiniBand SRI-OV CNI failed to configure VF \"VF ib3 GUID is not valid\"\n"),
+                "sriov-guid").summary()).startsWith("the virtual function ib3 has no valid GUID");
+        assertThat(finding(text("    device                 node GUID\n    ------              ----------------\n    mlx5_4              0000000000000000\n"),
+                "sriov-guid").summary()).startsWith("the virtual function mlx5_4");
+        assertThat(text("    mlx5_0              506b4b0300285028\n").findings()).isEmpty();
+    }
+
+    @Test
+    void ibstatStoppedByIbpanicSaysWhichDeviceAndThatTheRestIsMissing() {
+        LogReport report = text("ibpanic: [8371] main: stat of IB device 'mlx5_an0' failed: No such file or directory\n");
+
+        assertThat(report.kind()).isEqualTo("ibstat");
+        assertThat(finding(report, "ibstat-failed").summary())
+                .isEqualTo("ibstat stopped at mlx5_an0: No such file or directory; the devices after it are not shown");
+    }
+
+    @Test
+    void ringsThatSayGdrZeroTurnGpuDirectOff() {
+        assertThat(text(P + "Channel 00/0 : 0[0] -> 1[0] [send] via NET/IB/4\n" + P + "Connected all rings, use ring PXN 0 GDR 0\n").nccl().gdr()).isFalse();
+        assertThat(text(P + "Connected all rings, use ring PXN 0 GDR 1\n" + P + "Using network IB\n").nccl().gdr()).isTrue();
+    }
+
+    @Test
+    void ranksOnDifferentNetworksAreAFinding() {
+        LogReport report = text(P + "Using network IB\n" + P + "Using network Socket\n");
+
+        assertThat(finding(report, "mixed-networks").summary()).startsWith("ranks chose different networks (IB and Socket)");
+        assertThat(text(P + "Using network IB\n" + P + "Using network IB\n").findings()).extracting(Finding::id).doesNotContain("mixed-networks");
+    }
+
+    @Test
+    void efaWithoutAProviderAndIpv6LinkLocalBootstrap() {
+        assertThat(finding(text("libfabric:85:1747438790::core:core:fi_getinfo_():1392<warn> fi_getinfo: provider efa output empty list\n"),
+                "ofi-no-provider").remedy()).contains("vpc.amazonaws.com/efa");
+        assertThat(finding(text("gpu-a:1:2 [5] misc/socket.cc:483 NCCL WARN socketStartConnect: Connect to fe80::966d:ae03:a2:8cf0%ib1<17943> failed"
+                + " : Software caused connection abort\n"), "bootstrap-connect").summary()).contains("IPv6 link-local address fe80::966d:ae03:a2:8cf0%ib1");
+    }
+
+    @Test
+    void ncclTestsRunUnderNcclDebugKeepsItsKindAndFillsTheNcclFacts() {
+        LogReport report = text("#  Rank  0 Group  0 Pid   2832 on   testgpu1 device  0 [0x03] NVIDIA A100-PCIE-40GB\n"
+                + P + "NET/IB : Using [0]mlx5_0:1/IB [RO]; OOB ibs65:10.10.10.101<0>\n" + P + "Using network IB\n");
+
+        assertThat(report.kind()).isEqualTo("nccl-tests");
+        assertThat(report.nccl().transport()).isEqualTo("ib");
+    }
 }
