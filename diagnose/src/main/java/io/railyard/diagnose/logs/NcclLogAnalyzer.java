@@ -33,6 +33,8 @@ final class NcclLogAnalyzer implements Analyzer {
     private static final String ZERO_DEVICES = "call to devices() returned 0 devices";
     private static final String NO_VERBS = "Failed to open libibverbs";
     private static final String PLUGIN_IB_FAILED = "Failed to initialize NET plugin IB";
+    /** "NET/IB : Unable to open device mlx5_0": the device is there but verbs cannot open it (permissions, driver). */
+    private static final String IB_OPEN_FAILED = "NET/IB : Unable to open device";
     private static final String IB_DISABLED = "NCCL_IB_DISABLE set by environment to 1";
     private static final String GDR = "GPU Direct RDMA ";
     private static final String COMPLETION = "Got completion";
@@ -254,7 +256,7 @@ final class NcclLogAnalyzer implements Analyzer {
         } else if (line.contains(NO_VERBS)) {
             findings.add("no-verbs-library", Severity.ERROR, "NCCL could not load libibverbs",
                     "install rdma-core (libibverbs and the mlx5 provider) in the container image", line);
-        } else if (line.contains(PLUGIN_IB_FAILED)) {
+        } else if (line.contains(PLUGIN_IB_FAILED) || line.contains(IB_OPEN_FAILED)) {
             findings.add("ib-init-failed", Severity.ERROR, "NCCL's IB network failed to initialize",
                     "read the WARN lines before it; check the RDMA devices and the container's /dev/infiniband", line);
         } else if (line.contains(IB_DISABLED)) {

@@ -369,4 +369,14 @@ class RulesTest {
         assertThat(report.kind()).isEqualTo("nccl-tests");
         assertThat(report.nccl().transport()).isEqualTo("ib");
     }
+
+    @Test
+    void anHcaVerbsCannotOpenIsAFallbackCause() {
+        LogReport report = text("gpu-a:1:2 [0] NCCL WARN NET/IB : Unable to open device mlx5_0\n" + P + "NET/Socket : Using [0]eth0:10.0.0.1<0>\n"
+                + P + "Using network Socket\n");
+
+        assertThat(report.nccl().transport()).isEqualTo("socket");
+        assertThat(report.nccl().fallback()).isTrue();
+        assertThat(finding(report, "ib-init-failed").evidence().getFirst().line()).isEqualTo(1);
+    }
 }
