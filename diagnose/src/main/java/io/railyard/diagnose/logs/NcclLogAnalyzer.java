@@ -93,7 +93,7 @@ final class NcclLogAnalyzer implements Analyzer {
     /** A line without the {@code NCCL INFO} tag: WARN lines, a bare version line, pre-2.3 formats, or none of NCCL's. */
     @Override
     public void accept(Line line) {
-        if (line.contains(FI_GETINFO) || line.contains(NO_OPTIMAL_PROVIDER)) {
+        if (line.contains(FI_GETINFO)) { // Libfabric's own line as well as the plugin's WARN
             setup.ofiNoProvider(line);
         }
         if (!line.contains(NCCL_WARN) && !line.contains(VERSION) && !line.contains(VIA_NET) && !line.contains(COMPLETION)
@@ -101,6 +101,9 @@ final class NcclLogAnalyzer implements Analyzer {
             return;
         }
         hits++;
+        if (line.contains(NO_OPTIMAL_PROVIDER)) {
+            setup.ofiNoProvider(line);
+        }
         int via = line.indexOf(VIA_NET, 0);
         if (via >= 0) {
             connection(line, via);
@@ -129,11 +132,7 @@ final class NcclLogAnalyzer implements Analyzer {
                 } else if (second == 'a' && line.startsWith(CALL_TO, message)) {
                     read(line);
                 } else if (second == 'o' && line.startsWith(CONNECTED_RINGS, message)) {
-                    // "Connected all rings, use ring PXN 0 GDR 0" (2.21+): whether the rings use GPUDirect RDMA
-                    Matcher ringGdr = RING_GDR.matcher(line.text());
-                    if (ringGdr.find()) {
-                        ringsGdr = ringGdr.group(1).equals("1");
-                    }
+                    connectedRings(line);
                 }
             }
             case 'N', 'U', 'B', 'G', 'F', 'I', 'P' -> read(line);
@@ -149,6 +148,14 @@ final class NcclLogAnalyzer implements Analyzer {
                 }
             }
             default -> { } // collective traces, comm setup, rings and trees: nothing about the network
+        }
+    }
+
+    /** "Connected all rings, use ring PXN 0 GDR 0" (2.21+): whether the rings use GPUDirect RDMA. Out of acceptInfo, which stays small. */
+    private void connectedRings(Line line) {
+        Matcher ringGdr = RING_GDR.matcher(line.text());
+        if (ringGdr.find()) {
+            ringsGdr = ringGdr.group(1).equals("1");
         }
     }
 

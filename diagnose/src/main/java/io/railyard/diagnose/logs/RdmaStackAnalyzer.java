@@ -27,9 +27,13 @@ final class RdmaStackAnalyzer implements Analyzer {
         this.findings = findings;
     }
 
+    /**
+     * Few searches a line: this runs on every line of a large log that is not NCCL's own ("pen" finds OpenFabrics,
+     * Open MPI and openib; "UC" UCX and UCP).
+     */
     @Override
     public void accept(Line line) {
-        if (line.contains("OpenFabrics") || line.contains("openib") || line.contains("Open MPI")) {
+        if (line.contains("pen") && (line.contains("OpenFabrics") || line.contains("openib") || line.contains("Open MPI"))) {
             openMpi(line);
         } else if (openibLine != null && openibDevice == null) {
             Matcher device = DEVICE_LINE.matcher(line.text());
@@ -37,7 +41,7 @@ final class RdmaStackAnalyzer implements Analyzer {
                 openibDevice = device.group(1);
             }
         }
-        if (line.contains("UCX") || line.contains("UCP worker")) {
+        if (line.contains("UC") && (line.contains("UCX") || line.contains("UCP worker"))) {
             ucx(line);
         }
         if (line.contains("GUID") || line.contains("0000000000000000")) {
