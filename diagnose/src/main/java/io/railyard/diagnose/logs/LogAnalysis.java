@@ -48,7 +48,7 @@ public final class LogAnalysis {
                 return;
             }
             if (line.contains(NCCL_WARN)) {
-                nccl.accept(line);
+                nccl.acceptWarn(line);
                 return;
             }
             for (Analyzer analyzer : all) {

@@ -10,7 +10,6 @@ import java.util.regex.Pattern;
  * prefixes: the network chosen, fallbacks, HCAs, GPUDirect RDMA, completion errors and failed verbs calls.
  */
 final class NcclLogAnalyzer implements Analyzer {
-    private static final String NCCL_WARN = "NCCL WARN";
     private static final String OLD_INFO = "] INFO ";
     private static final String VIA_NET = "via NET/";
     private static final String GDRDMA = "/GDRDMA";
@@ -93,17 +92,25 @@ final class NcclLogAnalyzer implements Analyzer {
     /** A line without the {@code NCCL INFO} tag: WARN lines, a bare version line, pre-2.3 formats, or none of NCCL's. */
     @Override
     public void accept(Line line) {
-        if (line.contains(FI_GETINFO)) { // Libfabric's own line as well as the plugin's WARN
+        // LogAnalysis hands NCCL's INFO and WARN lines to acceptInfo and acceptWarn: this is every other line of a log
+        if (line.contains(FI_GETINFO)) { // Libfabric's own warning
             setup.ofiNoProvider(line);
         }
-        if (!line.contains(NCCL_WARN) && !line.contains(VERSION) && !line.contains(VIA_NET) && !line.contains(COMPLETION)
-                && !line.contains(OLD_INFO)) {
-            return;
+        if (line.contains(VERSION) || line.contains(VIA_NET) || line.contains(COMPLETION) || line.contains(OLD_INFO)) {
+            take(line);
         }
+    }
+
+    /** A line tagged {@code NCCL WARN}. */
+    void acceptWarn(Line line) {
+        if (line.contains(FI_GETINFO) || line.contains(NO_OPTIMAL_PROVIDER)) { // AWS's OFI plugin without a provider
+            setup.ofiNoProvider(line);
+        }
+        take(line);
+    }
+
+    private void take(Line line) {
         hits++;
-        if (line.contains(NO_OPTIMAL_PROVIDER)) {
-            setup.ofiNoProvider(line);
-        }
         int via = line.indexOf(VIA_NET, 0);
         if (via >= 0) {
             connection(line, via);
