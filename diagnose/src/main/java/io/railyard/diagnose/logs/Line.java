@@ -12,12 +12,17 @@ public final class Line {
     private long number;
     private String text;
 
+    /** Which pairs of adjacent characters the line has, hashed into 256 bits; computed on the first search. */
+    private final long[] pairs = new long[4];
+    private boolean pairsKnown;
+
     void reset(String chunk, int start, int end, long number) {
         this.chunk = chunk;
         this.start = start;
         this.end = end;
         this.number = number;
         this.text = null;
+        this.pairsKnown = false;
     }
 
     /** The line number, from 1. */
@@ -29,8 +34,37 @@ public final class Line {
         return end - start;
     }
 
+    /**
+     * Most lines of a log are searched for many words that are not there: one pass records the line's character pairs,
+     * and a word whose first pair the line lacks is not searched for at all.
+     */
     public boolean contains(String needle) {
+        if (needle.length() >= 2) {
+            if (!pairsKnown) {
+                recordPairs();
+            }
+            int pair = pair(needle.charAt(0), needle.charAt(1));
+            if ((pairs[pair >>> 6] & (1L << pair)) == 0) {
+                return false;
+            }
+        }
         return chunk.indexOf(needle, start, end) >= 0;
+    }
+
+    private void recordPairs() {
+        pairs[0] = 0;
+        pairs[1] = 0;
+        pairs[2] = 0;
+        pairs[3] = 0;
+        for (int i = start + 1; i < end; i++) {
+            int pair = pair(chunk.charAt(i - 1), chunk.charAt(i));
+            pairs[pair >>> 6] |= 1L << pair;
+        }
+        pairsKnown = true;
+    }
+
+    private static int pair(char first, char second) {
+        return (first * 31 + second) & 255;
     }
 
     /** The position of the needle in the line at or after {@code from}, or -1. */
