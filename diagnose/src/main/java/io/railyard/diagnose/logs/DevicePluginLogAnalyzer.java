@@ -7,10 +7,13 @@ import java.util.regex.Pattern;
 final class DevicePluginLogAnalyzer implements Analyzer {
     private static final Pattern MISSING_DEVICE = Pattern.compile("RDMA device \\\\?\"(\\w+)\\\\?\" not found");
     private static final Pattern EXPOSING = Pattern.compile("exposing \"?(\\d+)\"? devices");
+    /** k8s-rdma-shared-dev-plugin, when a resource's selectors match no RDMA device. */
+    private static final Pattern NONE_FOUND = Pattern.compile("no Rdma Devices were found for resource (\\S+)");
 
     private static final String DEVICE = "device";
     private static final String RDMA = "RDMA";
     private static final String AGENT_LOGGER = "i.r.a.";
+    private static final String NONE_FOUND_WORDS = "Rdma Devices";
 
     private final Findings findings;
     private long hits;
@@ -21,7 +24,7 @@ final class DevicePluginLogAnalyzer implements Analyzer {
 
     @Override
     public void accept(Line line) {
-        if (!line.contains(DEVICE) && !line.contains(RDMA) && !line.contains(AGENT_LOGGER)) {
+        if (!line.contains(DEVICE) && !line.contains(RDMA) && !line.contains(AGENT_LOGGER) && !line.contains(NONE_FOUND_WORDS)) {
             return;
         }
         String text = line.text();
@@ -47,6 +50,14 @@ final class DevicePluginLogAnalyzer implements Analyzer {
                 findings.add("plugin-exposes-no-devices", Severity.ERROR, "the device plugin advertises 0 RDMA devices",
                         "fix the errors before this line; pods requesting the RDMA resource stay Pending until it advertises some", line);
             }
+            return;
+        }
+        Matcher noneFound = NONE_FOUND.matcher(text);
+        if (noneFound.find()) {
+            hits++;
+            findings.add("plugin-exposes-no-devices", Severity.ERROR, "the device plugin found no RDMA device for resource " + noneFound.group(1),
+                    "check the resource's selectors (vendors, deviceIDs, drivers, ifNames, linkTypes) against the node's devices; "
+                            + "pods requesting it stay Pending", line);
             return;
         }
         if (text.contains("unhealthy:") && text.contains("RdmaDevicePlugin")) {

@@ -379,4 +379,13 @@ class RulesTest {
         assertThat(report.nccl().fallback()).isTrue();
         assertThat(finding(report, "ib-init-failed").evidence().getFirst().line()).isEqualTo(1);
     }
+
+    @Test
+    void aSharedDevicePluginResourceWithoutDevicesIsNamed() {
+        LogReport report = text("2023/09/02 06:23:37 Warning: no Rdma Devices were found for resource hpc_shared_devices_b\n"
+                + "2023/09/02 06:23:37 Resource: &{ResourceName:hpc_shared_devices_c ResourcePrefix:rdma RdmaHcaMax:1000 Devices:[]}\n");
+
+        assertThat(report.kind()).isEqualTo("device-plugin");
+        assertThat(finding(report, "plugin-exposes-no-devices").summary()).endsWith("resource hpc_shared_devices_b");
+    }
 }
