@@ -4,6 +4,7 @@ import io.railyard.diagnose.logs.Evidence;
 import io.railyard.diagnose.logs.Finding;
 import io.railyard.diagnose.logs.LogAnalysis;
 import io.railyard.diagnose.logs.LogReport;
+import io.railyard.diagnose.logs.PortFacts;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.AccessDeniedException;
@@ -142,13 +143,7 @@ final class AnalyzeCommand implements Callable<Integer> {
             }
             text.append('\n');
         }
-        report.ports().forEach(port -> text.append("  port ").append(port.port()).append(": ")
-                .append(port.state() == null ? "" : port.state()).append(port.physicalState() == null ? "" : "/" + port.physicalState())
-                .append(port.linkLayer() == null ? "" : ", " + port.linkLayer())
-                .append(port.activeMtu() == null ? "" : ", MTU " + port.activeMtu())
-                .append(port.lid() == null ? "" : ", LID " + port.lid())
-                .append(port.smLid() == null ? "" : ", SM LID " + port.smLid())
-                .append(port.errors().isEmpty() ? "" : ", counters " + port.errors()).append('\n'));
+        report.ports().forEach(port -> text.append("  port ").append(port.port()).append(": ").append(describe(port)).append('\n'));
         for (Finding finding : report.findings()) {
             text.append("  ").append(switch (finding.severity()) {
                 case ERROR -> "❌";
@@ -167,5 +162,29 @@ final class AnalyzeCommand implements Callable<Integer> {
             text.append("  nothing to report\n");
         }
         return text.toString();
+    }
+
+    /** State/physical state, link layer, MTU, LIDs and counters: whichever the tool printed. */
+    private static String describe(PortFacts port) {
+        List<String> parts = new ArrayList<>();
+        if (port.state() != null) {
+            parts.add(port.state() + (port.physicalState() == null ? "" : "/" + port.physicalState()));
+        }
+        if (port.linkLayer() != null) {
+            parts.add(port.linkLayer());
+        }
+        if (port.activeMtu() != null) {
+            parts.add("MTU " + port.activeMtu());
+        }
+        if (port.lid() != null) {
+            parts.add("LID " + port.lid());
+        }
+        if (port.smLid() != null) {
+            parts.add("SM LID " + port.smLid());
+        }
+        if (!port.errors().isEmpty()) {
+            parts.add("counters " + port.errors());
+        }
+        return String.join(", ", parts);
     }
 }

@@ -11,7 +11,10 @@ final class IbErrorsAnalyzer implements Analyzer {
     private static final Pattern PORT_ERRORS = Pattern.compile("GUID (0x\\w+) port (\\w+):(.*)");
     private static final Pattern COUNTER = Pattern.compile("\\[(\\w+) == (\\d+)\\]");
     private static final Pattern NODE = Pattern.compile("Errors for (?:0x\\w+ )?\"([^\"]*)\"");
-    private static final Pattern PERFQUERY = Pattern.compile("^(\\w+):\\.+(\\d+)\\s*$");
+    /** perfquery's counters; ibportstate prints the same dotted form for Lid, SMLid and LMC, which are not counters. */
+    private static final Pattern PERFQUERY = Pattern.compile(
+            "^((?:Port|Counter|Symbol|LinkErrorRecovery|LinkDowned|LocalLink|Excessive|VL15|QP1)\\w*):\\.+(\\d+)\\s*$");
+    private static final Pattern PERFQUERY_HEADER = Pattern.compile("^# Port (?:extended )?counters: (Lid \\d+ port \\w+)");
     private static final Pattern SUMMARY = Pattern.compile("##\\s+(\\d+) ports checked, (\\d+) ports have errors");
     /** PMA counters that mean a bad link, as opposed to traffic or congestion. */
     private static final Set<String> LINK_ERRORS = Set.of("SymbolErrorCounter", "LinkErrorRecoveryCounter", "LinkDownedCounter",
@@ -22,12 +25,14 @@ final class IbErrorsAnalyzer implements Analyzer {
     private static final String GUID = "GUID 0x";
     private static final String HASHES = "##";
     private static final String DOTS = ":....";
+    private static final String PORT_COUNTERS = "# Port ";
 
     private final Findings findings;
     private long hits;
     private String node = "";
     private final Map<String, Long> perfquery = new LinkedHashMap<>();
     private long perfqueryLine;
+    private String perfqueryPort = "perfquery";
 
     IbErrorsAnalyzer(Findings findings) {
         this.findings = findings;
@@ -35,7 +40,8 @@ final class IbErrorsAnalyzer implements Analyzer {
 
     @Override
     public void accept(Line line) {
-        if (!line.contains(ERRORS_FOR) && !line.contains(GUID) && !line.startsWith(HASHES, 0) && !line.contains(DOTS)) {
+        if (!line.contains(ERRORS_FOR) && !line.contains(GUID) && !line.startsWith(HASHES, 0) && !line.contains(DOTS)
+                && !line.startsWith(PORT_COUNTERS, 0)) {
             return;
         }
         String text = line.text();
@@ -65,6 +71,11 @@ final class IbErrorsAnalyzer implements Analyzer {
         Matcher summary = SUMMARY.matcher(text);
         if (summary.find()) {
             hits++;
+            return;
+        }
+        Matcher header = PERFQUERY_HEADER.matcher(text);
+        if (header.find() && perfquery.isEmpty()) {
+            perfqueryPort = header.group(1);
             return;
         }
         Matcher counter = PERFQUERY.matcher(text);
@@ -103,7 +114,7 @@ final class IbErrorsAnalyzer implements Analyzer {
                     perfqueryLine, "perfquery counters from line " + perfqueryLine);
         }
         if (!perfquery.isEmpty()) {
-            report.ports.add(new PortFacts("perfquery", null, null, null, null, null, null, null, perfquery));
+            report.ports.add(new PortFacts(perfqueryPort, null, null, null, null, null, null, null, perfquery));
         }
     }
 }

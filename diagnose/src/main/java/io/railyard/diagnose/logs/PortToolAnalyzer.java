@@ -6,7 +6,10 @@ import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
-/** ibstat and ibv_devinfo output: each port's state, physical state, link layer, LIDs and MTU. */
+/**
+ * ibstat, ibv_devinfo and ibportstate (smpquery portinfo) output: each port's state, physical state, link layer, LIDs
+ * and MTU.
+ */
 final class PortToolAnalyzer implements Analyzer {
     private static final Pattern DEVICE = Pattern.compile("^(?:CA '([^']+)'|hca_id:\\s*(\\S+))");
     private static final Pattern PORT = Pattern.compile("^\\s*(?:Port (\\d+):|port:\\s*(\\d+))\\s*$");
@@ -15,6 +18,9 @@ final class PortToolAnalyzer implements Analyzer {
     private static final Pattern UNINDENTED = Pattern.compile("^(?:Port \\d+:|State:|Physical state:|Rate:|Base lid:|SM lid:|Link layer:)");
     private static final Pattern IBPANIC = Pattern.compile("ibpanic: .*?IB device '([^']+)' failed: (.*)");
     private static final Pattern MTU = Pattern.compile("(\\d+) \\(\\d\\)");
+    private static final Pattern PORT_INFO = Pattern.compile("^# Port info: Lid (\\d+) port (\\d+)");
+    private static final Pattern DOTTED_FIELD = Pattern.compile("^(\\w+):\\.{3,}(.*?)\\s*$");
+    private static final String PORT_INFO_HEADER = "# Port info:";
     private static final int MAX_PORTS = 1024;
     private static final String TAB = "\t";
     private static final String SPACE = " ";
@@ -25,6 +31,9 @@ final class PortToolAnalyzer implements Analyzer {
     private final Findings findings;
     private long ibstatHits;
     private long devinfoHits;
+    private long portInfoHits;
+    /** Inside ibportstate's (smpquery's) "Name:....value" fields of one port. */
+    private boolean readingPortInfo;
     private String device;
     private Port port;
     private final List<PortFacts> ports = new ArrayList<>();
@@ -59,6 +68,10 @@ final class PortToolAnalyzer implements Analyzer {
             ibpanic(line);
             return;
         }
+        if (line.startsWith(PORT_INFO_HEADER, 0) || readingPortInfo) {
+            portInfo(line);
+            return;
+        }
         boolean indented = line.startsWith(TAB, 0) || line.startsWith(SPACE, 0)
                 || (device != null && UNINDENTED.matcher(line.text()).find());
         if (!indented && !line.startsWith(CA, 0) && !line.startsWith(HCA, 0) && !line.contains(IB_DEVICES)) {
@@ -71,6 +84,7 @@ final class PortToolAnalyzer implements Analyzer {
         Matcher deviceLine = DEVICE.matcher(text);
         if (deviceLine.find()) {
             close();
+            readingPortInfo = false;
             if (deviceLine.group(1) != null) {
                 device = deviceLine.group(1);
                 ibstatHits++;
@@ -98,6 +112,32 @@ final class PortToolAnalyzer implements Analyzer {
         Matcher field = FIELD.matcher(text);
         if (port != null && field.find()) {
             field(field.group(1), field.group(2));
+        }
+    }
+
+    /** ibportstate LID PORT: "# Port info: Lid 2 port 24", then "LinkState:.....Down" and "PhysLinkState:....Disabled". */
+    private void portInfo(Line line) {
+        Matcher header = PORT_INFO.matcher(line.text());
+        if (header.find()) {
+            close();
+            readingPortInfo = true;
+            portInfoHits++;
+            port = new Port("Lid " + header.group(1) + " port " + header.group(2), line);
+            return;
+        }
+        if (line.startsWith(CA, 0) || line.startsWith(HCA, 0)) {
+            readingPortInfo = false;
+            accept(line);
+            return;
+        }
+        Matcher field = DOTTED_FIELD.matcher(line.text());
+        if (port != null && field.find()) {
+            switch (field.group(1)) {
+                case "LinkState" -> port.state = field.group(2);
+                case "PhysLinkState" -> port.physicalState = field.group(2);
+                case "LinkSpeedActive" -> port.rate = field.group(2);
+                default -> { }
+            }
         }
     }
 
@@ -151,8 +191,9 @@ final class PortToolAnalyzer implements Analyzer {
             } else {
                 String why = "Polling".equalsIgnoreCase(p.physicalState) ? " (Polling): no link partner"
                         : p.physicalState == null ? "" : " (" + p.physicalState + ")";
-                report(p, "port-down", Severity.ERROR, "port " + p.name + " is " + p.state + why,
-                        "check the cable, the optic and the switch port, then the driver (railyard doctor's link check)");
+                report(p, "port-down", Severity.ERROR, "port " + p.name + " is " + p.state + why, "Disabled".equalsIgnoreCase(p.physicalState)
+                        ? "the port was turned off (an administrator or the subnet manager): enable it (ibportstate LID PORT enable) if it should carry traffic"
+                        : "check the cable, the optic and the switch port, then the driver (railyard doctor's link check)");
             }
         } else if (active && infiniBand && p.smLid != null && p.smLid == 0 && p.lid != null) {
             report(p, "no-subnet-manager", Severity.ERROR, "port " + p.name + " has no SM LID",
@@ -177,14 +218,17 @@ final class PortToolAnalyzer implements Analyzer {
         }
     }
 
-    /** ibstat or ibv_devinfo, whichever this input looked like more. */
+    /** ibstat, ibv_devinfo or ibportstate, whichever this input looked like more. */
     String kind() {
+        if (portInfoHits > ibstatHits && portInfoHits > devinfoHits) {
+            return "ibportstate";
+        }
         return ibstatHits >= devinfoHits ? "ibstat" : "ibv_devinfo";
     }
 
     @Override
     public long hits() {
-        return ibstatHits + devinfoHits;
+        return ibstatHits + devinfoHits + portInfoHits;
     }
 
     @Override

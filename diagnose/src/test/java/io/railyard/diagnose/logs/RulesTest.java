@@ -388,4 +388,17 @@ class RulesTest {
         assertThat(report.kind()).isEqualTo("device-plugin");
         assertThat(finding(report, "plugin-exposes-no-devices").summary()).endsWith("resource hpc_shared_devices_b");
     }
+
+    @Test
+    void ibportstateNamesADisabledSwitchPortByLidAndPort() {
+        LogReport report = text("# Port info: Lid 2 port 24\nLinkState:.......................Down\n"
+                + "PhysLinkState:...................Disabled\nLinkSpeedActive:.................2.5 Gbps\n"
+                + "# Port info: Lid 2 port 1\nLinkState:.......................Active\nPhysLinkState:...................LinkUp\n");
+
+        assertThat(report.kind()).isEqualTo("ibportstate");
+        assertThat(report.findings()).filteredOn(f -> f.id().equals("port-down")).singleElement().satisfies(f -> {
+            assertThat(f.summary()).isEqualTo("port Lid 2 port 24 is Down (Disabled)");
+            assertThat(f.remedy()).contains("ibportstate LID PORT enable");
+        });
+    }
 }
