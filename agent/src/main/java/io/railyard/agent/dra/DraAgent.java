@@ -5,11 +5,13 @@ import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.railyard.agent.AgentConfig;
 import io.railyard.agent.PluginServer;
 import io.railyard.agent.PortHealth;
+import io.railyard.node.NodeDiscovery;
 import io.railyard.node.NodeInventory;
 import io.railyard.node.Sysfs;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -24,7 +26,8 @@ import org.slf4j.LoggerFactory;
 /**
  * The agent as a DRA driver: this node's RDMA ports published as ResourceSlices, claims prepared through CDI on
  * {@code <plugins>/<driver>/dra.sock}, registered through {@code <registry>/<driver>-reg.sock}. One loop reads the
- * ports' health: a change rewrites the slices and goes to the health stream; a socket someone deleted is served again.
+ * ports' health: a change rewrites the slices and goes to the health stream; a socket someone deleted is served again;
+ * an HCA that appears (a driver reload that renames, hot plug) adds its ports to the pool.
  */
 public final class DraAgent implements AutoCloseable {
     public static final String DEFAULT_DRIVER = "rdma.railyard.io";
@@ -46,8 +49,12 @@ public final class DraAgent implements AutoCloseable {
     }
 
     private final Options options;
+    private final Path root;
+    private final AgentConfig config;
     private final Sysfs sysfs;
-    private final Map<String, DraDevice> devices;
+    /** Replaced, never changed: claims are prepared on other threads. */
+    private volatile Map<String, DraDevice> devices;
+    private List<String> knownHcas;
     private final SlicePublisher slices;
     private final DraServices.Registrar registrar;
     private final DraServices.V1 v1;
@@ -58,10 +65,14 @@ public final class DraAgent implements AutoCloseable {
     private PluginServer draServer;
     private PluginServer registrationServer;
 
-    private DraAgent(Options options, Sysfs sysfs, List<DraDevice> devices, KubernetesClient client) {
+    private DraAgent(Options options, Path root, AgentConfig config, List<DraDevice> devices, KubernetesClient client) {
         this.options = options;
-        this.sysfs = sysfs;
-        this.devices = devices.stream().collect(Collectors.toMap(DraDevice::name, Function.identity(), (a, b) -> a, LinkedHashMap::new));
+        this.root = root;
+        this.config = config;
+        this.sysfs = new Sysfs(root);
+        this.knownHcas = hcaNames();
+        this.devices = Collections.unmodifiableMap(
+                devices.stream().collect(Collectors.toMap(DraDevice::name, Function.identity(), (a, b) -> a, LinkedHashMap::new)));
         this.slices = new SlicePublisher(client, options.driver(), options.nodeName());
         ClaimCheckpoint checkpoint = new ClaimCheckpoint(options.pluginDir().resolve("checkpoint.json"));
         ClaimPreparer preparer = new ClaimPreparer(client, options.driver(), options.nodeName(), options.cdiDir(), checkpoint, sysfs,
@@ -80,7 +91,7 @@ public final class DraAgent implements AutoCloseable {
         }
         List<DraDevice> devices = DraDevice.forNode(node, config);
         LOG.info("DRA driver {}: {} devices {}", options.driver(), devices.size(), devices.stream().map(DraDevice::name).toList());
-        return new DraAgent(options, new Sysfs(root), devices, client);
+        return new DraAgent(options, root, config, devices, client);
     }
 
     public void start() {
@@ -97,6 +108,7 @@ public final class DraAgent implements AutoCloseable {
         });
         long millis = options.pollInterval().toMillis();
         loop.scheduleWithFixedDelay(() -> {
+            addHcasThatAppeared();
             readHealth();
             serveWhereMissing();
         }, millis, millis, TimeUnit.MILLISECONDS);
@@ -105,6 +117,29 @@ public final class DraAgent implements AutoCloseable {
     /** True while both sockets are served and the slices are written. */
     public boolean isServing() {
         return Files.exists(options.draSocket()) && Files.exists(options.registrationSocket()) && slicesCurrent;
+    }
+
+    /** Ports of an HCA that was not there before join the pool; one that went away stays, unhealthy, as in the device plugin. */
+    private void addHcasThatAppeared() {
+        List<String> now = hcaNames();
+        if (now.equals(knownHcas)) {
+            return;
+        }
+        knownHcas = now;
+        Map<String, DraDevice> grown = new LinkedHashMap<>(devices);
+        for (DraDevice device : DraDevice.forNode(NodeDiscovery.discover(root), config)) {
+            if (grown.putIfAbsent(device.name(), device) == null) {
+                LOG.info("DRA device {} appeared", device.name());
+            }
+        }
+        if (grown.size() > devices.size()) {
+            devices = Collections.unmodifiableMap(grown);
+            slicesCurrent = false;
+        }
+    }
+
+    private List<String> hcaNames() {
+        return sysfs.list(sysfs.resolve("sys/class/infiniband"));
     }
 
     private void readHealth() {

@@ -252,6 +252,24 @@ class DraAgentTest {
     }
 
     @Test
+    void anHcaThatAppearsAfterStartJoinsThePool() throws Exception {
+        agent.close();
+        Path link = tree.root().resolve("sys/class/infiniband/mlx5_4");
+        Path away = dir.resolve("mlx5_4-away");
+        Files.move(link, away); // the driver not loaded yet for this HCA
+        agent = startAgent();
+        await().atMost(Duration.ofSeconds(5)).untilAsserted(() -> assertThat(slices()).singleElement()
+                .satisfies(s -> assertThat(s.getSpec().getDevices()).hasSize(3)));
+        long generation = slices().getFirst().getSpec().getPool().getGeneration();
+
+        Files.move(away, link);
+
+        await().atMost(Duration.ofSeconds(2)).untilAsserted(() -> assertThat(slices().getFirst().getSpec().getDevices()).hasSize(4));
+        assertThat(slices().getFirst().getSpec().getPool().getGeneration()).isGreaterThan(generation);
+        assertThat(prepare(claim("new-hca", DRIVER, NODE, Map.of("nics", List.of("mlx5-4-port1")))).getError()).isEmpty();
+    }
+
+    @Test
     void aDeletedSliceIsWrittenAgain() {
         await().atMost(Duration.ofSeconds(5)).untilAsserted(() -> assertThat(slices()).hasSize(1));
 
