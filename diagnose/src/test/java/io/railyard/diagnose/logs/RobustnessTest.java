@@ -7,16 +7,29 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.OptionalDouble;
 import java.util.Random;
 import java.util.zip.GZIPOutputStream;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /** Odd inputs: CRLF, truncated lines, binary junk, a 10 MB line, gzip, endless input. */
 class RobustnessTest {
     private static byte[] fixture() throws IOException {
         return Files.readAllBytes(Analyzed.TESTDATA.resolve("logs/nccl-socket-fallback-driver-stopped-01.log"));
+    }
+
+    @Test
+    void aFileIsMappedAndReadLikeTheSameBytesAsAStream(@TempDir Path dir) throws IOException {
+        String text = new String(fixture(), StandardCharsets.ISO_8859_1).repeat(200); // past the first buffer's 64 KiB
+        Path file = Files.writeString(dir.resolve("rank-0.log"), text, StandardCharsets.ISO_8859_1);
+
+        LogReport mapped = LogAnalysis.analyze(file, OptionalDouble.empty());
+
+        assertThat(mapped.nccl()).isEqualTo(Analyzed.text(text).nccl());
+        assertThat(mapped.findings()).extracting(Finding::id).contains("ib-no-device", "socket-fallback");
     }
 
     @Test
