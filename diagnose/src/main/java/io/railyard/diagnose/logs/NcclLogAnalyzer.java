@@ -1,6 +1,7 @@
 package io.railyard.diagnose.logs;
 
 import java.util.LinkedHashSet;
+import java.util.Optional;
 import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -27,14 +28,6 @@ final class NcclLogAnalyzer implements Analyzer {
     private static final String NO_OPTIMAL_PROVIDER = "Could not find any optimal provider";
     /** {@code NET/IB : Using [0]…}, and {@code NET/Socket: Using [0]…} as NCCL 2.3 and 2.4 wrote it. */
     private static final String IB_USING = ": Using [";
-    private static final String NO_DEVICE = "NET/IB : No device found";
-    /** NCCL 2.3's words for it. */
-    private static final String ZERO_DEVICES = "call to devices() returned 0 devices";
-    private static final String NO_VERBS = "Failed to open libibverbs";
-    private static final String PLUGIN_IB_FAILED = "Failed to initialize NET plugin IB";
-    /** "NET/IB : Unable to open device mlx5_0": the device is there but verbs cannot open it (permissions, driver). */
-    private static final String IB_OPEN_FAILED = "NET/IB : Unable to open device";
-    private static final String IB_DISABLED = "NCCL_IB_DISABLE set by environment to 1";
     private static final String GDR = "GPU Direct RDMA ";
     private static final String COMPLETION = "Got completion";
     private static final String IBV = "ibv_";
@@ -46,9 +39,6 @@ final class NcclLogAnalyzer implements Analyzer {
     private static final Pattern NET_DEVICE = Pattern.compile("\\[\\d+\\]\\s*([\\w.-]+:\\d+)/(IB|RoCE)");
     private static final Pattern NET_USING = Pattern.compile("NET/([\\w.-]+) ?: Using ");
     private static final Pattern PLUGIN_NAME = Pattern.compile("(?:P2P plugin|Initialized NET plugin|Assigned NET plugin) (\\S+)");
-    private static final Pattern STATUS = Pattern.compile("(?:with error |status=(?:IBV_WC_\\w+\\()?)(\\d+)");
-    private static final Pattern VENDOR = Pattern.compile("vendor[ _]err[ =]?(\\d+)");
-    private static final Pattern LOCAL_GID = Pattern.compile("localGid\\s*(\\S+)");
     private static final Pattern GDR_DISTANCE = Pattern.compile("GPU Direct RDMA Disabled for GPU .*\\(distance (\\d+) >=? (\\d+)\\)");
     private static final int MAX_HCAS = 256;
 
@@ -83,10 +73,12 @@ final class NcclLogAnalyzer implements Analyzer {
     private String completionTransport;
 
     private final NcclSetupLines setup;
+    private final NcclErrorLines errors;
 
     NcclLogAnalyzer(Findings findings) {
         this.findings = findings;
         this.setup = new NcclSetupLines(findings);
+        this.errors = new NcclErrorLines(findings);
     }
 
     /** A line without the {@code NCCL INFO} tag: WARN lines, a bare version line, pre-2.3 formats, or none of NCCL's. */
@@ -191,15 +183,18 @@ final class NcclLogAnalyzer implements Analyzer {
             match(PLUGIN_NAME, line).filter(m -> !m.group(1).equals("IB") && !m.group(1).equals("Socket"))
                     .ifPresent(m -> plugin = m.group(1));
         }
-        fallbackCauses(line);
+        errors.fallbackCause(line);
         if (line.contains(GDR)) {
             gdr(line);
         }
         if (line.contains(COMPLETION)) {
-            completion(line);
+            String transport = errors.completion(line, anyRoce);
+            if (completionTransport == null) {
+                completionTransport = transport;
+            }
         }
         if (line.contains(IBV) && line.contains(FAILED)) {
-            verbs(line);
+            errors.verbsCall(line);
         }
         if (NcclSetupLines.mayBeOne(line)) {
             String linkLayer = setup.queuePair(line);
@@ -262,23 +257,6 @@ final class NcclLogAnalyzer implements Analyzer {
         }
     }
 
-    private void fallbackCauses(Line line) {
-        if (line.contains(NO_DEVICE) || line.contains(ZERO_DEVICES)) {
-            findings.add("ib-no-device", Severity.ERROR, "NCCL found no active RDMA port (NET/IB : No device found)",
-                    "check the RDMA driver and link (railyard doctor on the node), and that the pod requests the RDMA "
-                            + "resource so /dev/infiniband is mounted", line);
-        } else if (line.contains(NO_VERBS)) {
-            findings.add("no-verbs-library", Severity.ERROR, "NCCL could not load libibverbs",
-                    "install rdma-core (libibverbs and the mlx5 provider) in the container image", line);
-        } else if (line.contains(PLUGIN_IB_FAILED) || line.contains(IB_OPEN_FAILED)) {
-            findings.add("ib-init-failed", Severity.ERROR, "NCCL's IB network failed to initialize",
-                    "read the WARN lines before it; check the RDMA devices and the container's /dev/infiniband", line);
-        } else if (line.contains(IB_DISABLED)) {
-            findings.add("rdma-disabled", Severity.ERROR, "NCCL_IB_DISABLE=1: NCCL was told not to use RDMA",
-                    "unset NCCL_IB_DISABLE (or set it to 0)", line);
-        }
-    }
-
     private void gdr(Line line) {
         String text = line.text();
         if (text.contains("Disabled")) {
@@ -304,60 +282,6 @@ final class NcclLogAnalyzer implements Analyzer {
         }
     }
 
-    private void completion(Line line) {
-        String text = line.text();
-        Matcher status = STATUS.matcher(text);
-        if (!status.find()) {
-            return;
-        }
-        int code = Integer.parseInt(status.group(1));
-        Matcher localGid = LOCAL_GID.matcher(text);
-        boolean roceGid = localGid.find() && !localGid.group(1).toLowerCase().startsWith("fe80");
-        if (completionTransport == null) {
-            completionTransport = roceGid ? "RoCE" : text.contains("NET/IB") ? "IB" : null;
-        }
-        Matcher vendor = VENDOR.matcher(text);
-        String suffix = " (vendor error " + (vendor.find() ? vendor.group(1) : "unknown") + ")";
-        switch (code) {
-            case 12 -> findings.add("retry-exceeded", Severity.ERROR, "RDMA completions failed with status 12 RETRY_EXC_ERR" + suffix
-                            + ": the peer never acknowledged",
-                    "check the GID index (RoCE v2 with an IPv4 address on both ends), that the NICs can reach each other "
-                            + "(routes, VLAN, MTU), and packet loss (ECN/PFC); NCCL_IB_TIMEOUT=20 tolerates slow fabrics", line);
-            case 13 -> findings.add("rnr-retry-exceeded", Severity.ERROR, "RDMA completions failed with status 13 RNR_RETRY_EXC_ERR" + suffix,
-                    "the receiver had no buffer posted in time: look for a stalled or crashed peer rank", line);
-            case 4 -> findings.add("local-protection-error", Severity.ERROR, "RDMA completions failed with status 4 LOC_PROT_ERR" + suffix,
-                    "usually PCIe ACS or the IOMMU blocking GPUDirect RDMA: test with NCCL_NET_GDR_LEVEL=0, then disable ACS "
-                            + "on the PCIe switches or set the IOMMU to passthrough (iommu=pt)", line);
-            case 5 -> findings.add("wr-flush-error", Severity.INFO, "RDMA completions flushed with status 5 WR_FLUSH_ERR" + suffix,
-                    "these follow an earlier error on the same queue pair: look for it", line);
-            default -> findings.add("completion-error", Severity.ERROR, "RDMA completions failed with status " + code + suffix,
-                    "look up the ibv_wc_status and the vendor error", line);
-        }
-        Matcher gid = LOCAL_GID.matcher(text);
-        if (gid.find() && gid.group(1).toLowerCase().startsWith("fe80") && anyRoce) {
-            findings.add("link-local-gid", Severity.ERROR, "RoCE traffic used a link-local GID (" + gid.group(1) + "), which cannot be routed",
-                    "set NCCL_IB_GID_INDEX to the RoCE v2 IPv4 entry (railyard doctor's gid check), or let NCCL >= 2.21 choose", line);
-        }
-    }
-
-    private void verbs(Line line) {
-        String text = line.text();
-        if (text.contains("ibv_reg_dmabuf_mr")) {
-            findings.add("dmabuf-registration-failed", Severity.ERROR, "DMA-BUF memory registration failed",
-                    "set NCCL_DMABUF_ENABLE=0 to use nvidia_peermem, or update the driver and kernel for DMA-BUF", line);
-        } else if (text.contains("ibv_reg_mr") && text.contains("Cannot allocate memory")) {
-            findings.add("memlock", Severity.ERROR, "memory registration failed: Cannot allocate memory (locked-memory limit)",
-                    "raise the memlock limit to unlimited for the container runtime and the pod (railyard doctor's memlock check)", line);
-        } else if (text.contains("ibv_modify_qp") && (text.contains("timed out") || text.contains("unreachable"))) {
-            findings.add("unroutable-gid", Severity.ERROR, "ibv_modify_qp " + (text.contains("unreachable") ? "failed with Network is unreachable"
-                            : "timed out") + ": the remote GID cannot be reached",
-                    "use a routable RoCE v2 IPv4 GID index on every node (not fe80::), and check routes between the NICs", line);
-        } else {
-            findings.add("verbs-call-failed", Severity.ERROR, "a verbs call failed: " + abbreviate(text),
-                    "read the errno in the message; check /dev/infiniband in the container and the device's state", line);
-        }
-    }
-
     @Override
     public long hits() {
         return hits;
@@ -370,7 +294,7 @@ final class NcclLogAnalyzer implements Analyzer {
         }
         String transport = transport();
         boolean fallback = transport.equals("socket")
-                && (ibFailed() || ibInit != null);
+                && (errors.ibFailed() || ibInit != null);
         Boolean gdr = gdrConnections > 0 ? Boolean.TRUE : gdrDisabled ? Boolean.FALSE : ringsGdr != null ? ringsGdr : gdrEnabled ? Boolean.TRUE : null;
         report.nccl = new NcclSummary(version, transport, transport.equals("plugin") || ibPlugin ? plugin : null, fallback, gdr,
                 hcas.stream().toList(), bootstrap, netConnections, gdrConnections);
@@ -413,7 +337,7 @@ final class NcclLogAnalyzer implements Analyzer {
      * alone, or with IB failing or turned off, means sockets. The inference is a finding that cites its line.
      */
     private String inferredFromInit() {
-        boolean ibFailed = ibFailed() || findings.has("rdma-disabled");
+        boolean ibFailed = errors.ibFailed() || findings.has("rdma-disabled");
         InitLine evidence;
         String name;
         if (ofiInit != null) {
@@ -432,11 +356,6 @@ final class NcclLogAnalyzer implements Analyzer {
                         + " line for " + (name.equals("IB") ? "NET/IB and its devices" : name.equals("Socket") ? "NET/Socket" : name),
                 "NCCL_DEBUG=INFO with NCCL_DEBUG_SUBSYS=INIT,NET prints the channel lines that settle it", evidence.number(), evidence.text());
         return name;
-    }
-
-    /** NCCL tried its IB network and could not use it. */
-    private boolean ibFailed() {
-        return findings.has("ib-no-device") || findings.has("no-verbs-library") || findings.has("ib-init-failed");
     }
 
     private void conclude(NcclSummary nccl, boolean fallback) {
@@ -469,15 +388,8 @@ final class NcclLogAnalyzer implements Analyzer {
         }
     }
 
-    private static java.util.Optional<Matcher> match(Pattern pattern, Line line) {
+    private static Optional<Matcher> match(Pattern pattern, Line line) {
         Matcher matcher = pattern.matcher(line.text());
-        return matcher.find() ? java.util.Optional.of(matcher) : java.util.Optional.empty();
-    }
-
-    private static String abbreviate(String text) {
-        String trimmed = text.strip();
-        int warn = trimmed.indexOf("NCCL WARN ");
-        String message = warn >= 0 ? trimmed.substring(warn + 10) : trimmed;
-        return message.length() > 160 ? message.substring(0, 160) + "…" : message;
+        return matcher.find() ? Optional.of(matcher) : Optional.empty();
     }
 }
