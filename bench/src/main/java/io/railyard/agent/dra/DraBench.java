@@ -4,7 +4,9 @@ import io.fabric8.kubernetes.api.model.NodeBuilder;
 import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaim;
 import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaimBuilder;
 import io.fabric8.kubernetes.api.model.resource.v1.ResourceSlice;
+import io.fabric8.kubernetes.client.ConfigBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.fabric8.kubernetes.client.server.mock.KubernetesCrudDispatcher;
 import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
 import io.fabric8.mockwebserver.Context;
@@ -33,7 +35,8 @@ import java.util.List;
  * one claim a call as the kubelet makes them for a pod, p50/p99; a plain GET of a claim on the same server as the
  * peer (prepare reads the claim once); and the time from a port going down or up in sysfs to the ResourceSlice in the
  * API saying so, with the agent's default 500 ms health poll. CDI specs go to tmpfs, as /var/run/cdi is on a node; the
- * checkpoint to disk, as /var/lib/kubelet is. Arguments: [CLAIMS] [PORT_CHANGES] (default 2000 10).
+ * checkpoint to disk, as /var/lib/kubelet is. Arguments: [CLAIMS] [PORT_CHANGES] [API_URL] (default 2000 10, and the
+ * mock server in this process; bench/dra.sh gives the URL of one in a process of its own, as an API server is).
  */
 public final class DraBench {
     private DraBench() {}
@@ -41,15 +44,20 @@ public final class DraBench {
     public static void main(String[] args) throws Exception {
         int claims = args.length > 0 ? Integer.parseInt(args[0]) : 2000;
         int changes = args.length > 1 ? Integer.parseInt(args[1]) : 10;
-        KubernetesMockServer server = new KubernetesMockServer(new Context(), new MockWebServer(), new HashMap<>(), new KubernetesCrudDispatcher(), false);
-        server.init();
+        String api = args.length > 2 ? args[2] : null;
+        KubernetesMockServer server = api != null ? null
+                : new KubernetesMockServer(new Context(), new MockWebServer(), new HashMap<>(), new KubernetesCrudDispatcher(), false);
+        if (server != null) {
+            server.init();
+        }
         Path dir = Files.createTempDirectory("dra-bench");
         HostTree tree = ExampleNodes.write(ExampleNodes.ROCE, dir.resolve("host"));
         Files.createDirectories(dir.resolve("plugins"));
         Files.createDirectories(dir.resolve("registry"));
         // /var/run/cdi is on tmpfs (/run) on a node, the checkpoint under /var/lib/kubelet on disk: the same here
         Path cdi = Files.isDirectory(Path.of("/dev/shm")) ? Files.createTempDirectory(Path.of("/dev/shm"), "dra-bench-cdi") : dir.resolve("cdi");
-        try (KubernetesClient client = server.createClient()) {
+        try (KubernetesClient client = server != null ? server.createClient()
+                : new KubernetesClientBuilder().withConfig(new ConfigBuilder().withMasterUrl(api).build()).build()) {
             client.nodes().resource(new NodeBuilder().withNewMetadata().withName("node").endMetadata().build()).create();
             DraAgent agent = DraAgent.create(NodeDiscovery.discover(tree.root()), tree.root(), AgentConfig.defaults(), client,
                     new DraAgent.Options(DraAgent.DEFAULT_DRIVER, dir.resolve("plugins"), dir.resolve("registry"), cdi, "node",
@@ -109,7 +117,9 @@ public final class DraBench {
             channel.shutdownNow();
             agent.close();
         } finally {
-            server.destroy();
+            if (server != null) {
+                server.destroy();
+            }
         }
         System.exit(0);
     }
