@@ -1,6 +1,8 @@
 package io.railyard.agent.dra;
 
 import com.google.protobuf.InvalidProtocolBufferException;
+import com.google.protobuf.MessageLite;
+import com.google.protobuf.Parser;
 import io.grpc.Status;
 import io.grpc.stub.ServerCallStreamObserver;
 import io.grpc.stub.StreamObserver;
@@ -28,6 +30,7 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.Function;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -132,21 +135,22 @@ final class DraServices {
         @Override
         public void nodePrepareResources(io.railyard.agent.dra.v1beta1.NodePrepareResourcesRequest request,
                 StreamObserver<io.railyard.agent.dra.v1beta1.NodePrepareResourcesResponse> observer) {
-            try {
-                NodePrepareResourcesResponse response = v1.prepare(NodePrepareResourcesRequest.parseFrom(request.toByteString()));
-                observer.onNext(io.railyard.agent.dra.v1beta1.NodePrepareResourcesResponse.parseFrom(response.toByteString()));
-                observer.onCompleted();
-            } catch (InvalidProtocolBufferException e) {
-                observer.onError(Status.INVALID_ARGUMENT.withDescription(e.getMessage()).asRuntimeException());
-            }
+            throughV1(request, NodePrepareResourcesRequest.parser(), v1::prepare,
+                    io.railyard.agent.dra.v1beta1.NodePrepareResourcesResponse.parser(), observer);
         }
 
         @Override
         public void nodeUnprepareResources(io.railyard.agent.dra.v1beta1.NodeUnprepareResourcesRequest request,
                 StreamObserver<io.railyard.agent.dra.v1beta1.NodeUnprepareResourcesResponse> observer) {
+            throughV1(request, NodeUnprepareResourcesRequest.parser(), v1::unprepare,
+                    io.railyard.agent.dra.v1beta1.NodeUnprepareResourcesResponse.parser(), observer);
+        }
+
+        /** Reads a v1beta1 request as v1's, answers it with v1 and writes the answer back as v1beta1's. */
+        private static <Q, A> void throughV1(MessageLite request, Parser<Q> asV1, Function<Q, ? extends MessageLite> call,
+                Parser<A> asV1beta1, StreamObserver<A> observer) {
             try {
-                NodeUnprepareResourcesResponse response = v1.unprepare(NodeUnprepareResourcesRequest.parseFrom(request.toByteString()));
-                observer.onNext(io.railyard.agent.dra.v1beta1.NodeUnprepareResourcesResponse.parseFrom(response.toByteString()));
+                observer.onNext(asV1beta1.parseFrom(call.apply(asV1.parseFrom(request.toByteString())).toByteString()));
                 observer.onCompleted();
             } catch (InvalidProtocolBufferException e) {
                 observer.onError(Status.INVALID_ARGUMENT.withDescription(e.getMessage()).asRuntimeException());

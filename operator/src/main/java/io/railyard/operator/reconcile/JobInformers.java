@@ -4,6 +4,7 @@ import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.Service;
+import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaimTemplate;
 import io.fabric8.volcano.api.model.scheduling.v1beta1.PodGroup;
 import io.javaoperatorsdk.operator.api.config.informer.InformerEventSourceConfiguration;
 import io.javaoperatorsdk.operator.api.reconciler.Context;
@@ -19,9 +20,9 @@ import java.util.Optional;
 import java.util.Set;
 
 /**
- * The caches a reconcile reads instead of the API server: the gang's pods, Service and PodGroup (watched by the job
- * label, mapped to their job by owner reference) and the RDMA nodes' labels for rank order. A steady job costs no
- * request. PodGroups are watched only where the cluster serves Volcano's API.
+ * The caches a reconcile reads instead of the API server: the gang's pods, Service, PodGroup and ResourceClaimTemplate
+ * (watched by the job label, mapped to their job by owner reference) and the RDMA nodes' labels for rank order. A
+ * steady job costs no request. PodGroups and claim templates are watched only where the cluster serves their API.
  */
 final class JobInformers {
     private JobInformers() {}
@@ -30,8 +31,10 @@ final class JobInformers {
         List<EventSource<?, TrainingJob>> sources = new ArrayList<>();
         sources.add(owned(Pod.class, context));
         sources.add(owned(Service.class, context));
-        if (servesPodGroups(context)) {
-            sources.add(owned(PodGroup.class, context));
+        for (Class<? extends HasMetadata> optional : List.of(PodGroup.class, ResourceClaimTemplate.class)) {
+            if (serves(context, optional)) {
+                sources.add(owned(optional, context));
+            }
         }
         // nodes are not the job's: they are read for their topology labels and trigger nothing
         sources.add(new InformerEventSource<>(InformerEventSourceConfiguration.from(Node.class, TrainingJob.class)
@@ -41,7 +44,7 @@ final class JobInformers {
 
     /** Whether an owned object is in the cache; null when its kind has no cache here (read it from the API). */
     static Boolean cached(Context<TrainingJob> context, HasMetadata object) {
-        if (context.eventSourceRetriever().getEventSourcesFor(object.getClass()).isEmpty()) { // PodGroups where Volcano is absent; claim templates
+        if (context.eventSourceRetriever().getEventSourcesFor(object.getClass()).isEmpty()) { // a kind the cluster does not serve
             return null;
         }
         return context.getSecondaryResources(object.getClass()).stream()
@@ -61,9 +64,9 @@ final class JobInformers {
                 .withLabelSelector(Names.JOB_LABEL).build(), context);
     }
 
-    private static boolean servesPodGroups(EventSourceContext<TrainingJob> context) {
+    private static boolean serves(EventSourceContext<TrainingJob> context, Class<? extends HasMetadata> type) {
         try {
-            return context.getClient().supports(PodGroup.class);
+            return context.getClient().supports(type);
         } catch (RuntimeException e) {
             return false;
         }
