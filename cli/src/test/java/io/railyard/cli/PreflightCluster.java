@@ -6,6 +6,8 @@ import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
+import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import io.railyard.api.Names;
 import io.railyard.operator.preflight.HelperOutput;
 import io.railyard.operator.preflight.PreflightPods;
@@ -13,12 +15,12 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * What a cluster does with preflight pods, played against the CRUD mock API server (which has no scheduler, kubelet or
@@ -41,9 +43,8 @@ public final class PreflightCluster implements AutoCloseable {
     /** Links (client node, server node) whose client cannot reach the server. */
     public final Set<List<String>> brokenLinks = ConcurrentHashMap.newKeySet();
     private final Map<String, String> samples = new ConcurrentHashMap<>();
-    private final Set<String> seen = ConcurrentHashMap.newKeySet();
-    private final Thread kubelet;
-    private volatile boolean running = true;
+    private final AtomicInteger addresses = new AtomicInteger();
+    private final SharedIndexInformer<Pod> kubelet;
 
     public PreflightCluster(KubernetesClient client, String namespace) {
         this.client = client;
@@ -55,7 +56,22 @@ public final class PreflightCluster implements AutoCloseable {
                 throw new UncheckedIOException(e);
             }
         }
-        kubelet = Thread.ofPlatform().daemon().name("preflight-kubelet").start(this::play);
+        kubelet = client.pods().inNamespace(namespace).withLabel(Names.PREFLIGHT_LABEL).inform(new ResourceEventHandler<>() {
+            @Override
+            public void onAdd(Pod pod) {
+                play(pod);
+            }
+
+            @Override
+            public void onUpdate(Pod before, Pod pod) {
+                // its own status updates
+            }
+
+            @Override
+            public void onDelete(Pod pod, boolean finalStateUnknown) {
+                // the sweep removing its pods
+            }
+        });
     }
 
     /** Nodes offering {@code devices} of rdma/rdma at 200 Gb/s, as the agent labels them, and the label {@code selector}. */
@@ -101,47 +117,33 @@ public final class PreflightCluster implements AutoCloseable {
                 .getFirst().getMatchExpressions().getFirst().getValues().getFirst();
     }
 
-    private void play() {
-        int address = 0;
-        while (running) {
-            try {
-                Set<String> present = new HashSet<>();
-                for (Pod pod : client.pods().inNamespace(namespace).withLabel(Names.PREFLIGHT_LABEL).list().getItems()) {
-                    present.add(pod.getMetadata().getUid());
-                    if (!seen.add(pod.getMetadata().getUid())) {
-                        continue;
-                    }
-                    String node = node(pod);
-                    boolean server = PreflightPods.SERVER.equals(pod.getMetadata().getAnnotations().get(Names.PREFLIGHT_ROLE_ANNOTATION));
-                    address++;
-                    PodBuilder status = new PodBuilder(pod);
-                    if (unschedulable.contains(node)) {
-                        status.withNewStatus().withPhase("Pending").addNewCondition().withType("PodScheduled").withStatus("False")
-                                .withReason("Unschedulable").withMessage("0/16 nodes are available: 1 Insufficient rdma/rdma.").endCondition().endStatus();
-                    } else if (imagePullFails.contains(node)) {
-                        status.editSpec().withNodeName(node).endSpec().withNewStatus().withPhase("Pending").addNewContainerStatus()
-                                .withName(PreflightPods.CONTAINER).withNewState().withNewWaiting().withReason("ImagePullBackOff")
-                                .withMessage("Back-off pulling image \"registry.local/railyard:0.1.0\"").endWaiting().endState()
-                                .endContainerStatus().endStatus();
-                    } else {
-                        status.editSpec().withNodeName(node).endSpec().withNewStatus().withPhase(withoutDevice.contains(node) ? "Failed" : server ? "Running" : "Succeeded")
-                                .withPodIP("10.1." + (address / 250) + "." + (address % 250 + 1)).endStatus();
-                    }
-                    client.pods().inNamespace(namespace).resource(status.build()).updateStatus();
-                }
-                seen.retainAll(present);
-                Thread.sleep(10);
-            } catch (KubernetesClientException e) {
-                // a pod deleted between the list and the update
-            } catch (InterruptedException e) {
-                return;
-            }
+    /** A new preflight pod: scheduled and run, or left Pending, as its node allows. */
+    private void play(Pod pod) {
+        String node = node(pod);
+        boolean server = PreflightPods.SERVER.equals(pod.getMetadata().getAnnotations().get(Names.PREFLIGHT_ROLE_ANNOTATION));
+        int address = addresses.incrementAndGet();
+        PodBuilder status = new PodBuilder(pod);
+        if (unschedulable.contains(node)) {
+            status.withNewStatus().withPhase("Pending").addNewCondition().withType("PodScheduled").withStatus("False")
+                    .withReason("Unschedulable").withMessage("0/16 nodes are available: 1 Insufficient rdma/rdma.").endCondition().endStatus();
+        } else if (imagePullFails.contains(node)) {
+            status.editSpec().withNodeName(node).endSpec().withNewStatus().withPhase("Pending").addNewContainerStatus()
+                    .withName(PreflightPods.CONTAINER).withNewState().withNewWaiting().withReason("ImagePullBackOff")
+                    .withMessage("Back-off pulling image \"registry.local/railyard:0.1.0\"").endWaiting().endState()
+                    .endContainerStatus().endStatus();
+        } else {
+            status.editSpec().withNodeName(node).endSpec().withNewStatus().withPhase(withoutDevice.contains(node) ? "Failed" : server ? "Running" : "Succeeded")
+                    .withPodIP("10.1." + (address / 250) + "." + (address % 250 + 1)).endStatus();
+        }
+        try {
+            client.pods().inNamespace(namespace).resource(status.build()).updateStatus();
+        } catch (KubernetesClientException e) {
+            // the pod was deleted meanwhile
         }
     }
 
     @Override
     public void close() {
-        running = false;
-        kubelet.interrupt();
+        kubelet.close();
     }
 }
