@@ -2,7 +2,6 @@ package io.railyard.cli;
 
 import com.sun.net.httpserver.HttpServer;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.railyard.agent.AgentConfig;
 import io.railyard.agent.DevicePluginAgent;
@@ -180,10 +179,10 @@ final class AgentCommand implements Callable<Integer> {
             log().warn("no --node-name and no NODE_NAME: running without node labels");
             return;
         }
-        try (KubernetesClient client = new KubernetesClientBuilder().build()) {
+        try (KubernetesClient client = KubeClients.connect(kubeconfig)) {
             NodeLabeler.apply(client, nodeName, labels);
             log().info("labelled node {}: {}", nodeName, labels);
-        } catch (KubernetesClientException e) {
+        } catch (KubernetesClientException | KubeClients.ClusterException | Railyard.UsageException e) {
             log().warn("no Kubernetes API access ({}): running without node labels", e.getMessage().lines().findFirst().orElse(""));
         }
     }

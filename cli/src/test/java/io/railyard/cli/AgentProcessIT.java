@@ -91,7 +91,7 @@ class AgentProcessIT {
     }
 
     @Test
-    void asADraDriverItPublishesSlicesServesItsSocketsAndRemovesThemOnSigterm() throws Exception {
+    void asADraDriverItPublishesSlicesLabelsTheNodeServesItsSocketsAndRemovesThemOnSigterm() throws Exception {
         KubernetesMockServer server = new KubernetesMockServer(new Context(), new MockWebServer(), new HashMap<>(), new KubernetesCrudDispatcher(), false);
         server.init();
         try (KubernetesClient client = server.createClient()) {
@@ -116,6 +116,8 @@ class AgentProcessIT {
                             HttpResponse.BodyHandlers.ofString()).statusCode()).isEqualTo(200);
                     assertThat(client.resources(ResourceSlice.class).list().getItems()).singleElement()
                             .satisfies(slice -> assertThat(slice.getSpec().getDevices()).hasSize(4));
+                    // the labels go through the same --kubeconfig as the slices
+                    assertThat(client.nodes().withName("gpu-node-1").get().getMetadata().getLabels()).containsEntry("railyard.io/rdma", "true");
                 });
                 assertThat(plugins.resolve("rdma.railyard.io/dra.sock")).exists();
                 assertThat(registry.resolve("rdma.railyard.io-reg.sock")).exists();

@@ -1,21 +1,30 @@
 package io.railyard.agent.dra;
 
-import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
- * The claims this node has prepared, kept in a file: the kubelet unprepares a claim after its last pod is gone, when
- * the ResourceClaim itself may be deleted and this agent may have restarted; the file still says what to remove.
+ * The claims this node has prepared, one file a claim ({@code <dir>/<uid>.json}): the kubelet unprepares a claim after
+ * its last pod is gone, when the ResourceClaim itself may be deleted and this agent may have restarted; the file still
+ * says what to remove. A file a claim, not one file for all: a prepare writes one small new file whatever the number
+ * of claims on the node, and never replaces an existing file (on ext4 a rename over an existing file forces the new
+ * data to disk, milliseconds on a busy disk). No fsync: what the checkpoint guards against is an agent restart, which
+ * the page cache survives; after a node crash the CDI specs in /var/run/cdi are gone with the tmpfs anyway.
  */
 final class ClaimCheckpoint {
+    private static final Logger LOG = LoggerFactory.getLogger(ClaimCheckpoint.class);
+    private static final String SUFFIX = ".json";
+
     /** A prepared device as the kubelet was told it. */
     record PreparedDevice(String request, String pool, String device, String cdiId) {}
 
@@ -23,44 +32,50 @@ final class ClaimCheckpoint {
     record Entry(String namespace, String name, String cdiFile, List<PreparedDevice> devices) {}
 
     private static final ObjectMapper JSON = new ObjectMapper();
-    private final Path file;
-    private final Map<String, Entry> entries;
+    private final Path dir;
+    private final Map<String, Entry> entries = new ConcurrentHashMap<>();
 
-    ClaimCheckpoint(Path file) {
-        this.file = file;
+    /** Reads the claims prepared before; a file cut short by a killed agent is dropped, as if never prepared. */
+    ClaimCheckpoint(Path dir) {
+        this.dir = dir;
         try {
-            entries = Files.exists(file) ? new LinkedHashMap<>(JSON.readValue(file.toFile(), new TypeReference<Map<String, Entry>>() { }))
-                    : new LinkedHashMap<>();
+            Files.createDirectories(dir);
+            try (DirectoryStream<Path> files = Files.newDirectoryStream(dir, "*" + SUFFIX)) {
+                for (Path file : files) {
+                    String uid = file.getFileName().toString().substring(0, file.getFileName().toString().length() - SUFFIX.length());
+                    try {
+                        entries.put(uid, JSON.readValue(file.toFile(), Entry.class));
+                    } catch (IOException e) {
+                        LOG.warn("dropping the unreadable checkpoint of claim {} ({}): the claim will be prepared again if asked", uid, e.getMessage());
+                        Files.delete(file);
+                    }
+                }
+            }
         } catch (IOException e) {
-            throw new UncheckedIOException("cannot read the checkpoint " + file + ": " + e.getMessage(), e);
+            throw new UncheckedIOException("cannot read the checkpoint directory " + dir + ": " + e.getMessage(), e);
         }
     }
 
-    synchronized Entry get(String claimUid) {
+    Entry get(String claimUid) {
         return entries.get(claimUid);
     }
 
-    synchronized void put(String claimUid, Entry entry) throws IOException {
+    void put(String claimUid, Entry entry) throws IOException {
+        Path file = dir.resolve(claimUid + SUFFIX);
+        Path temporary = dir.resolve("." + claimUid + ".tmp");
+        JSON.writeValue(temporary.toFile(), entry);
+        // the first prepare of a claim renames onto a new name; a repeat (the CDI spec was lost) replaces the file
+        Files.move(temporary, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
         entries.put(claimUid, entry);
-        save();
     }
 
-    synchronized Entry remove(String claimUid) throws IOException {
+    Entry remove(String claimUid) throws IOException {
         Entry removed = entries.remove(claimUid);
-        if (removed != null) {
-            save();
-        }
+        Files.deleteIfExists(dir.resolve(claimUid + SUFFIX));
         return removed;
     }
 
-    synchronized int size() {
+    int size() {
         return entries.size();
-    }
-
-    private void save() throws IOException {
-        Files.createDirectories(file.getParent());
-        Path temporary = file.resolveSibling("." + file.getFileName() + ".tmp");
-        JSON.writeValue(temporary.toFile(), entries);
-        Files.move(temporary, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
     }
 }

@@ -20,6 +20,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.function.Function;
 import java.util.function.Supplier;
+import java.util.regex.Pattern;
 
 /**
  * Prepares claims on this node: reads the ResourceClaim, checks that it is the one the kubelet means (UID) and that
@@ -37,6 +38,8 @@ final class ClaimPreparer {
         }
     }
 
+    /** The API server's UIDs are UUIDs; anything else could name a path outside the driver's directories. */
+    private static final Pattern UID = Pattern.compile("[0-9A-Za-z][0-9A-Za-z-]{0,63}");
     private final KubernetesClient client;
     private final String driver;
     private final String pool;
@@ -59,6 +62,9 @@ final class ClaimPreparer {
     }
 
     synchronized Result prepare(ClaimRef ref) {
+        if (!UID.matcher(ref.uid()).matches()) {
+            return Result.failed(badUid(ref));
+        }
         ClaimCheckpoint.Entry known = checkpoint.get(ref.uid());
         if (known != null && Files.exists(Path.of(known.cdiFile()))) {
             return new Result(known.devices(), null);
@@ -122,6 +128,9 @@ final class ClaimPreparer {
 
     /** Removes the claim's CDI spec and checkpoint entry; a claim this node never prepared is already done. */
     synchronized String unprepare(ClaimRef ref) {
+        if (!UID.matcher(ref.uid()).matches()) {
+            return badUid(ref);
+        }
         try {
             ClaimCheckpoint.Entry entry = checkpoint.get(ref.uid());
             Files.deleteIfExists(entry != null ? Path.of(entry.cdiFile()) : CdiSpec.file(cdiDir, driver, ref.uid()));
@@ -130,5 +139,9 @@ final class ClaimPreparer {
         } catch (IOException e) {
             return "cannot remove the CDI spec of claim " + ref.uid() + ": " + e.getMessage();
         }
+    }
+
+    private static String badUid(ClaimRef ref) {
+        return "claim " + ref.namespace() + "/" + ref.name() + " has UID \"" + ref.uid() + "\", which is not a Kubernetes UID: nothing done";
     }
 }

@@ -74,7 +74,7 @@ public final class DraAgent implements AutoCloseable {
         this.devices = Collections.unmodifiableMap(
                 devices.stream().collect(Collectors.toMap(DraDevice::name, Function.identity(), (a, b) -> a, LinkedHashMap::new)));
         this.slices = new SlicePublisher(client, options.driver(), options.nodeName());
-        ClaimCheckpoint checkpoint = new ClaimCheckpoint(options.pluginDir().resolve("checkpoint.json"));
+        ClaimCheckpoint checkpoint = new ClaimCheckpoint(options.pluginDir().resolve("claims"));
         ClaimPreparer preparer = new ClaimPreparer(client, options.driver(), options.nodeName(), options.cdiDir(), checkpoint, sysfs,
                 () -> this.devices, name -> lastHealth.getOrDefault(name, new PortHealth(false, "not read yet")));
         this.registrar = new DraServices.Registrar(options.driver(), options.draSocket().toString());

@@ -301,7 +301,32 @@ class DraAgentTest {
 
         await().atMost(Duration.ofSeconds(5)).untilAsserted(() -> assertThat(unprepare(claim.getMetadata().getUid())).isEmpty());
         assertThat(file).doesNotExist();
-        assertThat(Files.readString(dir.resolve("plugins").resolve(DRIVER).resolve("checkpoint.json"))).isEqualTo("{}");
+        assertThat(dir.resolve("plugins").resolve(DRIVER).resolve("claims")).isEmptyDirectory();
+    }
+
+    @Test
+    void aCheckpointCutShortByAKilledAgentIsDroppedAndTheClaimPreparedAgain() throws Exception {
+        ResourceClaim claim = claim("cut", DRIVER, NODE, Map.of("nics", List.of("mlx5-2-port1")));
+        assertThat(prepare(claim).getError()).isEmpty();
+        Path entry = dir.resolve("plugins").resolve(DRIVER).resolve("claims").resolve(claim.getMetadata().getUid() + ".json");
+        assertThat(entry).exists();
+
+        agent.close();
+        Files.writeString(entry, "{\"namespace\":\"ns\",\"na");
+        Files.delete(dir.resolve("cdi").resolve("k8s.rdma.railyard.io-claim_" + claim.getMetadata().getUid() + ".json"));
+        agent = startAgent();
+
+        await().atMost(Duration.ofSeconds(5)).untilAsserted(() -> assertThat(prepare(claim).getError()).isEmpty());
+        assertThat(prepare(claim).getDevicesList()).extracting(d -> d.getDeviceName()).containsExactly("mlx5-2-port1");
+        assertThat(entry).content().contains("mlx5-2-port1");
+    }
+
+    @Test
+    void aClaimUidThatIsNoUidIsRefusedAndNoFileTouched() throws Exception {
+        Path outside = Files.writeString(dir.resolve("plugins").resolve(DRIVER).resolve("keep.json"), "{}");
+
+        assertThat(unprepare("../keep")).isEqualTo("claim ns/any has UID \"../keep\", which is not a Kubernetes UID: nothing done");
+        assertThat(outside).exists();
     }
 
     /** The CDI project's schema (test resources), its defs.json references resolved into one document. */
