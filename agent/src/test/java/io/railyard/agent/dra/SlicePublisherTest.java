@@ -7,11 +7,15 @@ import io.fabric8.kubernetes.api.model.resource.v1.DeviceBuilder;
 import io.fabric8.kubernetes.api.model.resource.v1.ResourceSlice;
 import io.railyard.node.NodeDiscovery;
 import io.railyard.testkit.ExampleNodes;
+import io.railyard.agent.AgentConfig;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
 import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 class SlicePublisherTest {
     @TempDir
@@ -48,5 +52,32 @@ class SlicePublisherTest {
         var bond = new io.railyard.node.Port("mlx5_bond_0", 1, port.dir(), port.state(), port.physicalState(), port.rate(), port.linkLayer(),
                 port.lid(), port.smLid(), port.gids(), port.netdev());
         assertThat(DraDevice.nameOf(bond)).isEqualTo("mlx5-bond-0-port1");
+    }
+
+    /** Real sysfs trees (node_exporter's and procfs' test data): mlx4, mlx5, hfi1 and i40iw ports as the API accepts them. */
+    @ParameterizedTest
+    @ValueSource(strings = {"testdata/sysfs-node_exporter", "testdata/sysfs-procfs"})
+    void realTreesGiveDevicesTheApiAccepts(String tree) {
+        Path root = Path.of(System.getProperty("railyard.repo", "..")).resolve(tree);
+        var node = NodeDiscovery.discover(root);
+        List<DraDevice> drivers = DraDevice.forNode(node, AgentConfig.defaults());
+
+        List<Device> devices = SlicePublisher.devices(drivers, Map.of());
+
+        assertThat(devices).hasSize(node.hcas().stream().mapToInt(h -> h.ports().size()).sum()).isNotEmpty();
+        assertThat(devices).extracting(Device::getName).doesNotHaveDuplicates()
+                .allSatisfy(name -> assertThat(name).hasSizeLessThanOrEqualTo(63).matches("[a-z0-9]([-a-z0-9]*[a-z0-9])?"));
+        assertThat(devices).allSatisfy(device -> device.getAttributes().forEach((name, value) -> {
+            assertThat(name).matches("(resource\\.kubernetes\\.io/)?[A-Za-z][A-Za-z0-9_]{0,31}");
+            long kinds = java.util.stream.Stream.of(value.getString(), value.getInt(), value.getBool(), value.getVersion()).filter(v -> v != null).count();
+            assertThat(kinds).as(name).isEqualTo(1);
+            if (value.getString() != null) {
+                assertThat(value.getString()).as(name).hasSizeLessThanOrEqualTo(64);
+            }
+            if (value.getVersion() != null) {
+                assertThat(value.getVersion()).as(name).matches("\\d+\\.\\d+\\.\\d+");
+            }
+        }));
+        assertThat(devices).allSatisfy(device -> assertThat(device.getAttributes()).containsKeys("ibDevice", "port", "healthy"));
     }
 }
