@@ -270,6 +270,23 @@ class DraAgentTest {
     }
 
     @Test
+    void anHcaThatGoesAwayStaysInThePoolUnhealthyAndIsNotPrepared() throws Exception {
+        await().atMost(Duration.ofSeconds(5)).untilAsserted(() -> assertThat(slices()).hasSize(1));
+        Path device = tree.root().resolve("sys/class/infiniband/mlx5_3").toRealPath();
+
+        // the driver unbinds the HCA: its class link, its sysfs directory and its device nodes go
+        String uverbs = uverbsOf("mlx5_3").substring(1);
+        tree.remove("sys/class/infiniband/mlx5_3").remove(tree.root().relativize(device).toString()).remove(uverbs);
+
+        await().atMost(Duration.ofSeconds(2)).untilAsserted(() ->
+                assertThat(device(slices(), "mlx5-3-port1").getAttributes().get("healthy").getBool()).isFalse());
+        assertThat(slices().getFirst().getSpec().getDevices()).hasSize(4);
+        assertThat(device(slices(), "mlx5-1-port1").getAttributes().get("healthy").getBool()).isTrue();
+        assertThat(prepare(claim("gone", DRIVER, NODE, Map.of("nics", List.of("mlx5-3-port1")))).getError())
+                .startsWith("ResourceClaim ns/gone allocates mlx5-3-port1, which is unhealthy");
+    }
+
+    @Test
     void aDeletedSliceIsWrittenAgain() {
         await().atMost(Duration.ofSeconds(5)).untilAsserted(() -> assertThat(slices()).hasSize(1));
 
