@@ -79,7 +79,7 @@ final class KubeClients {
         }
         Config base;
         if (file != null) {
-            base = Config.fromKubeconfig(Files.readString(file));
+            base = fromKubeconfig(file, Files.readString(file));
         } else if (environment.containsKey("KUBERNETES_SERVICE_HOST") && Files.isReadable(SERVICE_ACCOUNT_TOKEN)) {
             base = Config.autoConfigure(null);
         } else {
@@ -90,6 +90,23 @@ final class KubeClients {
                 .withRequestTimeout(REQUEST_TIMEOUT_MILLIS)
                 .withRequestRetryBackoffLimit(0)
                 .build();
+    }
+
+    /** fabric8 fails on an empty or malformed kubeconfig with whatever exception its parser throws. */
+    private static Config fromKubeconfig(Path file, String content) {
+        try {
+            if (content.isBlank()) {
+                throw new IllegalArgumentException("it is empty");
+            }
+            Config config = Config.fromKubeconfig(content);
+            if (config.getCurrentContext() == null) {
+                throw new IllegalArgumentException("it has no current-context");
+            }
+            return config;
+        } catch (RuntimeException e) {
+            throw new Railyard.UsageException("the kubeconfig " + file + " is not one that names a cluster ("
+                    + firstLine(String.valueOf(e.getMessage())) + "): give a kubeconfig with a current-context");
+        }
     }
 
     /** One line: the server and what went wrong with it. */

@@ -14,6 +14,8 @@ import java.nio.file.Path;
 import java.util.Map;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 import org.junit.jupiter.api.io.TempDir;
 
 /** The kubernetes check against the fabric8 CRUD mock API server (no real API server can be had in tests). */
@@ -100,6 +102,17 @@ class ClusterObserverTest {
 
         assertThat(run.exitCode()).isEqualTo(2);
         assertThat(run.err()).startsWith("doctor: --kubeconfig " + kubeconfig + " cannot be read").hasLineCount(1);
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"", "clusters: [", "apiVersion: v1\nkind: Config\n"})
+    void aKubeconfigThatNamesNoClusterIsAUsageError(String content) throws Exception {
+        Files.writeString(kubeconfig, content);
+
+        CommandRun run = doctor();
+
+        assertThat(run.exitCode()).isEqualTo(2);
+        assertThat(run.err()).startsWith("doctor: the kubeconfig " + kubeconfig + " is not one that names a cluster").hasLineCount(1);
     }
 
     @Test
