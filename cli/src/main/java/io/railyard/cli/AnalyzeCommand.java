@@ -7,9 +7,7 @@ import io.railyard.diagnose.logs.LogReport;
 import io.railyard.diagnose.logs.PortFacts;
 import java.io.IOException;
 import java.io.PrintWriter;
-import java.nio.file.AccessDeniedException;
 import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -78,12 +76,8 @@ final class AnalyzeCommand implements Callable<Integer> {
         }
         try {
             return LogAnalysis.analyze(path, lineRate);
-        } catch (NoSuchFileException e) {
-            throw new Railyard.UsageException(file + ": no such file");
-        } catch (AccessDeniedException e) {
-            throw new Railyard.UsageException(file + ": permission denied");
         } catch (IOException e) {
-            throw new Railyard.UsageException(file + ": cannot be read: " + e.getMessage());
+            throw Railyard.UsageException.unreadable(file, e);
         }
     }
 

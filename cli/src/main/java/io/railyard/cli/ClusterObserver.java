@@ -11,7 +11,6 @@ import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.railyard.diagnose.ClusterAccess;
 import io.railyard.diagnose.ClusterView;
-import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -31,12 +30,7 @@ final class ClusterObserver {
 
     /** Connects with the first credentials found; none found is not an error, only a skipped check. */
     static ClusterAccess observe(Path kubeconfig, Map<String, String> environment, String nodeName) {
-        Config config;
-        try {
-            config = KubeClients.config(kubeconfig, environment);
-        } catch (IOException e) {
-            throw new Railyard.UsageException("--kubeconfig " + kubeconfig + " cannot be read: " + e.getMessage());
-        }
+        Config config = KubeClients.config(kubeconfig, environment);
         if (config == null) {
             return new ClusterAccess.NoCredentials("no kubeconfig and no in-cluster credentials");
         }

@@ -6,9 +6,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.AccessDeniedException;
 import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -26,12 +24,8 @@ final class FabricInput {
                 return new String(System.in.readAllBytes(), StandardCharsets.UTF_8).lines().toList();
             }
             return Files.readAllLines(Path.of(file), StandardCharsets.UTF_8);
-        } catch (NoSuchFileException e) {
-            throw new Railyard.UsageException(option + " " + file + ": no such file");
-        } catch (AccessDeniedException e) {
-            throw new Railyard.UsageException(option + " " + file + ": permission denied");
         } catch (IOException e) {
-            throw new Railyard.UsageException(option + " " + file + ": cannot be read: " + e.getMessage());
+            throw Railyard.UsageException.unreadable(option + " " + file, e);
         }
     }
 

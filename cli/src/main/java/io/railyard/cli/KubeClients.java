@@ -44,12 +44,7 @@ final class KubeClients {
 
     /** A client that has answered once (GET /version), so that a command fails before it starts its work. */
     static KubernetesClient connect(Path kubeconfig) {
-        Config config;
-        try {
-            config = config(kubeconfig, System.getenv());
-        } catch (IOException e) {
-            throw new Railyard.UsageException("--kubeconfig " + kubeconfig + " cannot be read: " + e.getMessage());
-        }
+        Config config = config(kubeconfig, System.getenv());
         if (config == null) {
             throw new Railyard.UsageException("no Kubernetes cluster to talk to: KUBECONFIG is not set, ~/.kube/config does not exist and"
                     + " there is no in-cluster service account; give --kubeconfig FILE or set KUBECONFIG");
@@ -69,7 +64,7 @@ final class KubeClients {
      * The first credentials found: the kubeconfig given, else KUBECONFIG's first file, else ~/.kube/config, else the
      * in-cluster service account; null when there are none. Short timeouts and no retries: a person is waiting.
      */
-    static Config config(Path kubeconfig, Map<String, String> environment) throws IOException {
+    static Config config(Path kubeconfig, Map<String, String> environment) {
         Path file = kubeconfig;
         if (file == null && !environment.getOrDefault("KUBECONFIG", "").isBlank()) {
             file = Path.of(environment.get("KUBECONFIG").split(File.pathSeparator)[0]);
@@ -79,7 +74,11 @@ final class KubeClients {
         }
         Config base;
         if (file != null) {
-            base = fromKubeconfig(file, Files.readString(file));
+            try {
+                base = fromKubeconfig(file, Files.readString(file));
+            } catch (IOException e) {
+                throw Railyard.UsageException.unreadable((kubeconfig != null ? "--kubeconfig " : "the kubeconfig ") + file, e);
+            }
         } else if (environment.containsKey("KUBERNETES_SERVICE_HOST") && Files.isReadable(SERVICE_ACCOUNT_TOKEN)) {
             base = Config.autoConfigure(null);
         } else {

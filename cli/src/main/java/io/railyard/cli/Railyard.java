@@ -1,5 +1,10 @@
 package io.railyard.cli;
 
+import java.io.IOException;
+import java.nio.charset.MalformedInputException;
+import java.nio.file.AccessDeniedException;
+import java.nio.file.FileSystemException;
+import java.nio.file.NoSuchFileException;
 import java.io.OutputStreamWriter;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
@@ -87,6 +92,18 @@ public final class Railyard {
     static final class UsageException extends RuntimeException {
         UsageException(String message) {
             super(message);
+        }
+
+        /** A file named on the command line that cannot be read, with why in a person's words. */
+        static UsageException unreadable(String what, IOException e) {
+            String why = switch (e) {
+                case NoSuchFileException ignored -> "no such file";
+                case AccessDeniedException ignored -> "permission denied";
+                case MalformedInputException ignored -> "not UTF-8 text (a binary file?)";
+                case FileSystemException f when f.getReason() != null -> f.getReason();
+                default -> "cannot be read: " + e.getMessage();
+            };
+            return new UsageException(what + ": " + why);
         }
     }
 

@@ -15,7 +15,6 @@ import io.railyard.operator.model.TrainingJobModel;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.Callable;
@@ -79,10 +78,8 @@ final class RenderCommand implements Callable<Integer> {
         String text;
         try {
             text = Files.readString(file);
-        } catch (NoSuchFileException e) {
-            throw new Railyard.UsageException(file + ": no such file");
         } catch (IOException e) {
-            throw new Railyard.UsageException(file + ": cannot be read (" + e.getMessage() + ")");
+            throw Railyard.UsageException.unreadable(file.toString(), e);
         }
         TrainingJob job;
         try {

@@ -101,7 +101,7 @@ class ClusterObserverTest {
         CommandRun run = doctor();
 
         assertThat(run.exitCode()).isEqualTo(2);
-        assertThat(run.err()).startsWith("doctor: --kubeconfig " + kubeconfig + " cannot be read").hasLineCount(1);
+        assertThat(run.err()).isEqualTo("doctor: --kubeconfig " + kubeconfig + ": no such file\n").hasLineCount(1);
     }
 
     @ParameterizedTest
