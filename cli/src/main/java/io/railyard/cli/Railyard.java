@@ -101,6 +101,7 @@ public final class Railyard {
                 case AccessDeniedException ignored -> "permission denied";
                 case MalformedInputException ignored -> "not UTF-8 text (a binary file?)";
                 case FileSystemException f when f.getReason() != null -> f.getReason();
+                case IOException d when "Is a directory".equals(d.getMessage()) -> "a directory, not a file";
                 default -> "cannot be read: " + e.getMessage();
             };
             return new UsageException(what + ": " + why);

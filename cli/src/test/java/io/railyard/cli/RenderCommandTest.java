@@ -87,6 +87,11 @@ class RenderCommandTest {
 
         assertThat(CommandRun.of("render", "-f", pod.toString()).err()).contains("is not a TrainingJob");
         assertThat(CommandRun.of("render", "-f", dir.resolve("none.yaml").toString()).err()).endsWith("none.yaml: no such file\n");
+        Path binary = Files.write(dir.resolve("job.tar.gz"), new byte[] {0x1f, (byte) 0x8b, 8, 0, (byte) 0xff, (byte) 0xfe, 0});
+        CommandRun run = CommandRun.of("render", "-f", binary.toString());
+        assertThat(run.exitCode()).isEqualTo(2);
+        assertThat(run.err()).isEqualTo("render: " + binary + ": not UTF-8 text (a binary file?)\n");
+        assertThat(CommandRun.of("render", "-f", dir.toString()).err()).isEqualTo("render: " + dir + ": a directory, not a file\n");
     }
 
     @Test
