@@ -79,6 +79,21 @@ final class NcclErrorLines {
         return roceGid ? "RoCE" : text.contains("NET/IB") ? "IB" : null;
     }
 
+    /** AWS's OFI plugin could not register a buffer for a connection; with ENOMEM that is the locked-memory limit. */
+    void pluginRegistration(Line line) {
+        if (line.text().contains("Cannot allocate memory")) {
+            memlock(line);
+        } else {
+            findings.add("verbs-call-failed", Severity.ERROR, "the network plugin could not register memory: " + abbreviate(line.text()),
+                    "read the error in the message; check the device and memlock limit in the container", line);
+        }
+    }
+
+    private void memlock(Line line) {
+        findings.add("memlock", Severity.ERROR, "memory registration failed: Cannot allocate memory (locked-memory limit)",
+                "raise the memlock limit to unlimited for the container runtime and the pod (railyard doctor's memlock check)", line);
+    }
+
     /** A verbs call NCCL reports as failed: memory registration, queue pair set-up, DMA-BUF. */
     void verbsCall(Line line) {
         String text = line.text();
@@ -86,8 +101,7 @@ final class NcclErrorLines {
             findings.add("dmabuf-registration-failed", Severity.ERROR, "DMA-BUF memory registration failed",
                     "set NCCL_DMABUF_ENABLE=0 to use nvidia_peermem, or update the driver and kernel for DMA-BUF", line);
         } else if (text.contains("ibv_reg_mr") && text.contains("Cannot allocate memory")) {
-            findings.add("memlock", Severity.ERROR, "memory registration failed: Cannot allocate memory (locked-memory limit)",
-                    "raise the memlock limit to unlimited for the container runtime and the pod (railyard doctor's memlock check)", line);
+            memlock(line);
         } else if (text.contains("ibv_modify_qp") && (text.contains("timed out") || text.contains("unreachable"))) {
             findings.add("unroutable-gid", Severity.ERROR, "ibv_modify_qp " + (text.contains("unreachable") ? "failed with Network is unreachable"
                             : "timed out") + ": the remote GID cannot be reached",

@@ -33,6 +33,8 @@ final class NcclLogAnalyzer implements Analyzer {
     private static final String IBV = "ibv_";
     private static final String PLUGIN = "plugin";
     private static final String FAILED = "failed";
+    /** NCCL's net transport asked AWS's OFI plugin to register a connection's buffer: the plugin carries the traffic. */
+    private static final String OFI_REGISTRATION = "NET/OFI Unable to register memory";
 
     private static final Pattern VERSION_NUMBER = Pattern.compile("NCCL version (\\d+\\.\\d+\\.\\d+)");
     private static final Pattern BOOTSTRAP_IF = Pattern.compile("Bootstrap ?: Using \\[?\\d*\\]?([^:<\\s]+)");
@@ -71,6 +73,7 @@ final class NcclLogAnalyzer implements Analyzer {
     private boolean gdrNoModule;
     /** The network a completion error or a queue pair line came from, when nothing else in the log names it. */
     private String completionTransport;
+    private boolean pluginCarries;
 
     private final NcclSetupLines setup;
     private final NcclErrorLines errors;
@@ -196,6 +199,10 @@ final class NcclLogAnalyzer implements Analyzer {
         if (line.contains(IBV) && line.contains(FAILED)) {
             errors.verbsCall(line);
         }
+        if (line.contains(OFI_REGISTRATION)) {
+            errors.pluginRegistration(line);
+            pluginCarries = true;
+        }
         if (NcclSetupLines.mayBeOne(line)) {
             String linkLayer = setup.queuePair(line);
             if (linkLayer != null && completionTransport == null) {
@@ -316,7 +323,7 @@ final class NcclLogAnalyzer implements Analyzer {
             name = inferredFromInit();
         }
         if (name == null) {
-            return "unknown";
+            return pluginCarries ? "plugin" : "unknown";
         }
         if (name.equals("Socket")) {
             return "socket";

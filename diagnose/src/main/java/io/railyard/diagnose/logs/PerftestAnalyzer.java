@@ -12,10 +12,11 @@ final class PerftestAnalyzer implements Analyzer {
     private static final Pattern NUMBERS = Pattern.compile("^\\s*(\\d+)\\s+(\\d+)\\s+([\\d.]+)\\s+([\\d.]+)");
     private static final Pattern SETTING = Pattern.compile("^\\s*(Mtu|Link type|GID index|Device)\\s*:\\s*(\\S+)");
     private static final Pattern FAILED_STATUS = Pattern.compile("Failed status[- ]?(?:\\w+ \\()?(\\d+)");
+    private static final Pattern FAILED_RTR = Pattern.compile("Failed to modify QP( \\d+)? to RTR");
     private static final long LARGE_MESSAGE = 64 * 1024;
     /** Something on every line of perftest's that is not a result row. */
     private static final List<String> MARKERS = Stream.of(" : ", " Test", "#bytes", "with error", "Failed status",
-            "IB devices", "state is Down", "Requested mtu", "address: LID").toList();
+            "IB devices", "state is Down", "Requested mtu", "address: LID", "to RTR", "Unable to Connect the HCA").toList();
 
     private final Findings findings;
     private long hits;
@@ -113,6 +114,11 @@ final class PerftestAnalyzer implements Analyzer {
                 completionErrorLine = line.number();
                 completionErrorText = text;
             }
+        } else if (text.contains("Unable to Connect the HCA's through the link") || FAILED_RTR.matcher(text).find()) {
+            hits++;
+            findings.add("perftest-connect-failed", Severity.ERROR, "perftest could not connect the queue pairs (modify QP to RTR failed)",
+                    "on RoCE give the RoCE v2 GID index (-x, railyard doctor's gid check) on both ends; check that both ports are"
+                            + " active with the same MTU and, on InfiniBand, that a subnet manager gave them LIDs", line);
         } else if (text.contains("state is Down")) {
             hits++;
             findings.add("perftest-port-down", Severity.ERROR, "perftest found the port down",
