@@ -25,7 +25,8 @@ import java.util.regex.Pattern;
 /**
  * Prepares claims on this node: reads the ResourceClaim, checks that it is the one the kubelet means (UID) and that
  * its allocation names this driver and this node's pool, writes the claim's CDI spec and remembers it in the
- * checkpoint. Idempotent; a claim it cannot prepare gets the reason, the others are still prepared.
+ * checkpoint. Idempotent; a claim it cannot prepare gets the reason, the others are still prepared. Claims are
+ * prepared concurrently, each claim by one thread at a time.
  */
 final class ClaimPreparer {
     /** A claim as the kubelet names it. */
@@ -48,6 +49,7 @@ final class ClaimPreparer {
     private final Sysfs sysfs;
     private final Supplier<Map<String, DraDevice>> devices;
     private final Function<String, PortHealth> health;
+    private final Object[] locks = new Object[64];
 
     ClaimPreparer(KubernetesClient client, String driver, String pool, Path cdiDir, ClaimCheckpoint checkpoint, Sysfs sysfs,
             Supplier<Map<String, DraDevice>> devices, Function<String, PortHealth> health) {
@@ -59,12 +61,47 @@ final class ClaimPreparer {
         this.sysfs = sysfs;
         this.devices = devices;
         this.health = health;
+        for (int i = 0; i < locks.length; i++) {
+            locks[i] = new Object();
+        }
     }
 
-    synchronized Result prepare(ClaimRef ref) {
+    Result prepare(ClaimRef ref) {
         if (!UID.matcher(ref.uid()).matches()) {
             return Result.failed(badUid(ref));
         }
+        synchronized (lockOf(ref)) {
+            return prepareHoldingLock(ref);
+        }
+    }
+
+    /** Removes the claim's CDI spec and checkpoint entry; a claim this node never prepared is already done. */
+    String unprepare(ClaimRef ref) {
+        if (!UID.matcher(ref.uid()).matches()) {
+            return badUid(ref);
+        }
+        synchronized (lockOf(ref)) {
+            try {
+                ClaimCheckpoint.Entry entry = checkpoint.get(ref.uid());
+                Files.deleteIfExists(entry != null ? Path.of(entry.cdiFile()) : CdiSpec.file(cdiDir, driver, ref.uid()));
+                checkpoint.remove(ref.uid());
+                return null;
+            } catch (IOException e) {
+                return "cannot remove the CDI spec of claim " + ref.uid() + ": " + e.getMessage();
+            }
+        }
+    }
+
+    /**
+     * One claim is prepared or unprepared by one thread at a time; other claims go on meanwhile, so that a prepare
+     * waiting on a slow API server does not hold up the unprepare of a pod that is going away. Striped, not one lock a
+     * claim: bounded, and nothing to clean up.
+     */
+    private Object lockOf(ClaimRef ref) {
+        return locks[Math.floorMod(ref.uid().hashCode(), locks.length)];
+    }
+
+    private Result prepareHoldingLock(ClaimRef ref) {
         ClaimCheckpoint.Entry known = checkpoint.get(ref.uid());
         if (known != null && Files.exists(Path.of(known.cdiFile()))) {
             return new Result(known.devices(), null);
@@ -124,21 +161,6 @@ final class ClaimPreparer {
             return Result.failed("cannot write the CDI spec " + file + ": " + e.getMessage());
         }
         return new Result(prepared, null);
-    }
-
-    /** Removes the claim's CDI spec and checkpoint entry; a claim this node never prepared is already done. */
-    synchronized String unprepare(ClaimRef ref) {
-        if (!UID.matcher(ref.uid()).matches()) {
-            return badUid(ref);
-        }
-        try {
-            ClaimCheckpoint.Entry entry = checkpoint.get(ref.uid());
-            Files.deleteIfExists(entry != null ? Path.of(entry.cdiFile()) : CdiSpec.file(cdiDir, driver, ref.uid()));
-            checkpoint.remove(ref.uid());
-            return null;
-        } catch (IOException e) {
-            return "cannot remove the CDI spec of claim " + ref.uid() + ": " + e.getMessage();
-        }
     }
 
     private static String badUid(ClaimRef ref) {
