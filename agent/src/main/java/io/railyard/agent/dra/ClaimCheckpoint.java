@@ -40,6 +40,11 @@ final class ClaimCheckpoint {
         this.dir = dir;
         try {
             Files.createDirectories(dir);
+            try (DirectoryStream<Path> halfWritten = Files.newDirectoryStream(dir, ".*.tmp")) { // a killed agent's
+                for (Path file : halfWritten) {
+                    Files.delete(file);
+                }
+            }
             try (DirectoryStream<Path> files = Files.newDirectoryStream(dir, "*" + SUFFIX)) {
                 for (Path file : files) {
                     String uid = file.getFileName().toString().substring(0, file.getFileName().toString().length() - SUFFIX.length());

@@ -330,12 +330,14 @@ class DraAgentTest {
 
         agent.close();
         Files.writeString(entry, "{\"namespace\":\"ns\",\"na");
+        Path halfWritten = Files.writeString(entry.resolveSibling("." + claim.getMetadata().getUid() + ".tmp"), "{\"names");
         Files.delete(dir.resolve("cdi").resolve("k8s.rdma.railyard.io-claim_" + claim.getMetadata().getUid() + ".json"));
         agent = startAgent();
 
         await().atMost(Duration.ofSeconds(5)).untilAsserted(() -> assertThat(prepare(claim).getError()).isEmpty());
         assertThat(prepare(claim).getDevicesList()).extracting(d -> d.getDeviceName()).containsExactly("mlx5-2-port1");
         assertThat(entry).content().contains("mlx5-2-port1");
+        assertThat(halfWritten).doesNotExist();
     }
 
     @Test
