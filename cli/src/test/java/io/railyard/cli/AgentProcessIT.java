@@ -169,6 +169,25 @@ class AgentProcessIT {
     }
 
     @Test
+    void asADraDriverWithoutTheKubeletsPluginDirectoriesItIsOneLineAndExitTwo() throws Exception {
+        KubernetesMockServer server = new KubernetesMockServer(new Context(), new MockWebServer(), new HashMap<>(), new KubernetesCrudDispatcher(), false);
+        server.init();
+        try (KubernetesClient client = server.createClient()) {
+            Path root = ExampleNodes.write(ExampleNodes.ROCE, dir.resolve("host")).root();
+
+            CommandRun run = CommandRun.of("agent", "--root", root.toString(), "--no-device-plugin", "--dra", "--node-name", "gpu-node-1",
+                    "--kubeconfig", MockKubeconfig.write(dir, client).toString(), "--kubelet-plugins-dir", dir.resolve("missing").toString(),
+                    "--plugins-registry-dir", dir.resolve("missing-registry").toString());
+
+            assertThat(run.exitCode()).isEqualTo(2);
+            assertThat(run.err()).isEqualTo("agent: " + dir.resolve("missing") + " is not a directory: mount the kubelet's plugins and"
+                    + " plugins_registry directories (--kubelet-plugins-dir, --plugins-registry-dir)\n");
+        } finally {
+            server.destroy();
+        }
+    }
+
+    @Test
     void anAddressItCannotListenOnIsOneLineNamingTheOption() throws Exception {
         Path root = ExampleNodes.write(ExampleNodes.ROCE, dir.resolve("host")).root();
         Path plugins = Files.createDirectories(dir.resolve("device-plugins"));
