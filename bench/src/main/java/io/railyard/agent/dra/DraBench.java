@@ -34,7 +34,8 @@ import java.util.concurrent.TimeUnit;
  * DaemonSet, and the fabric8 CRUD mock API server (no real API server or kubelet can be had here) runs in a third.
  * Measured: NodePrepareResources and NodeUnprepareResources over the real unix socket, one claim a call as the kubelet
  * makes them for a pod, p50/p99 once warm, and the first calls of the cold agent; a plain GET of a claim on the same server as the peer (prepare reads the claim once);
- * and the time from a port going down or up in sysfs to the ResourceSlice in the API saying so (health poll 500 ms).
+ * the time from a port going down or up in sysfs to the ResourceSlice in the API saying so (health poll 500 ms); and
+ * the agent's resident memory, for the DaemonSet's limit.
  * The mock keeps a window of {@link #STORED} claims: it finds an object by scanning all it holds (a GET costs 0.65 ms
  * with 2,000 claims stored, 5 ms with 6,000), where an API server reads one key.
  * CDI specs go to tmpfs, as /var/run/cdi is on a node; the checkpoint to disk, as /var/lib/kubelet is.
@@ -79,8 +80,12 @@ public final class DraBench {
             try {
                 awaitAgent(agent, client, dir);
                 register(dir.resolve("registry/rdma.railyard.io-reg.sock"));
+                Thread.sleep(2000); // settled: its slices written, the start-up's compilation done
+                long started = memory(agent, "VmRSS");
                 measure(client, dir.resolve("plugins/rdma.railyard.io/dra.sock"), claims, warmup);
                 measurePortChanges(client, tree, changes);
+                System.out.printf("agent memory: resident %d MiB after start, %d MiB at the end, peak %d MiB%n", started, memory(agent, "VmRSS"),
+                        memory(agent, "VmHWM"));
             } finally {
                 agent.destroy(); // SIGTERM, as the kubelet stops a pod
                 agent.waitFor(10, TimeUnit.SECONDS);
@@ -191,6 +196,12 @@ public final class DraBench {
         }
         System.out.printf("port change -> ResourceSlice updated, %d changes: median %.0f ms, max %.0f ms (health poll 500 ms)%n", changes,
                 percentile(toSlice, 50), percentile(toSlice, 100));
+    }
+
+    /** A field of the process's /proc status, in MiB. */
+    private static long memory(Process process, String field) throws java.io.IOException {
+        return Files.readAllLines(Path.of("/proc", String.valueOf(process.pid()), "status")).stream().filter(line -> line.startsWith(field + ":"))
+                .mapToLong(line -> Long.parseLong(line.replaceAll("\\D", "")) / 1024).findFirst().orElse(-1);
     }
 
     private static boolean healthy(KubernetesClient client, String device) {
