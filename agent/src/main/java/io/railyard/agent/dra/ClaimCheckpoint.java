@@ -79,8 +79,4 @@ final class ClaimCheckpoint {
         Files.deleteIfExists(dir.resolve(claimUid + SUFFIX));
         return removed;
     }
-
-    int size() {
-        return entries.size();
-    }
 }

@@ -107,7 +107,7 @@ public final class DraBench {
     /** The API server and this kubelet's client are warm before the agent starts, as they are on a node. */
     private static void warmApiServer(KubernetesClient client, int calls) {
         for (int i = 0; i < calls; i++) {
-            ResourceClaim claim = createClaim(client, -1 - i);
+            ResourceClaim claim = createClaim(client, i);
             client.resources(ResourceClaim.class).inNamespace("bench").withName(claim.getMetadata().getName()).get();
             client.resource(claim).delete();
         }
@@ -174,9 +174,9 @@ public final class DraBench {
 
     /** A claim as the scheduler leaves it: 1 to 4 of the node's ports allocated to request "nics". */
     private static ResourceClaim createClaim(KubernetesClient client, int i) {
-        ResourceClaimBuilder claim = new ResourceClaimBuilder().withNewMetadata().withName("claim-" + Math.abs(i)).withNamespace("bench").endMetadata()
+        ResourceClaimBuilder claim = new ResourceClaimBuilder().withNewMetadata().withName("claim-" + i).withNamespace("bench").endMetadata()
                 .withNewSpec().endSpec().withNewStatus().withNewAllocation().withNewDevices().endDevices().endAllocation().endStatus();
-        for (int d = 0; d <= Math.abs(i) % DEVICES.length; d++) {
+        for (int d = 0; d <= i % DEVICES.length; d++) {
             claim.editStatus().editAllocation().editDevices().addNewResult().withDriver(DraAgent.DEFAULT_DRIVER).withPool("node")
                     .withDevice(DEVICES[d]).withRequest("nics").endResult().endDevices().endAllocation().endStatus();
         }

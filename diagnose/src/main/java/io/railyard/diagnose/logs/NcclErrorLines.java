@@ -53,7 +53,8 @@ final class NcclErrorLines {
         }
         int code = Integer.parseInt(status.group(1));
         Matcher localGid = LOCAL_GID.matcher(text);
-        boolean roceGid = localGid.find() && !localGid.group(1).toLowerCase().startsWith("fe80");
+        String gid = localGid.find() ? localGid.group(1) : null;
+        boolean linkLocal = gid != null && gid.toLowerCase().startsWith("fe80");
         Matcher vendor = VENDOR.matcher(text);
         String suffix = " (vendor error " + (vendor.find() ? vendor.group(1) : "unknown") + ")";
         switch (code) {
@@ -71,12 +72,11 @@ final class NcclErrorLines {
             default -> findings.add("completion-error", Severity.ERROR, "RDMA completions failed with status " + code + suffix,
                     "look up the ibv_wc_status and the vendor error", line);
         }
-        Matcher gid = LOCAL_GID.matcher(text);
-        if (gid.find() && gid.group(1).toLowerCase().startsWith("fe80") && anyRoce) {
-            findings.add("link-local-gid", Severity.ERROR, "RoCE traffic used a link-local GID (" + gid.group(1) + "), which cannot be routed",
+        if (linkLocal && anyRoce) {
+            findings.add("link-local-gid", Severity.ERROR, "RoCE traffic used a link-local GID (" + gid + "), which cannot be routed",
                     "set NCCL_IB_GID_INDEX to the RoCE v2 IPv4 entry (railyard doctor's gid check), or let NCCL >= 2.21 choose", line);
         }
-        return roceGid ? "RoCE" : text.contains("NET/IB") ? "IB" : null;
+        return gid != null && !linkLocal ? "RoCE" : text.contains("NET/IB") ? "IB" : null;
     }
 
     /** AWS's OFI plugin could not register a buffer for a connection; with ENOMEM that is the locked-memory limit. */
