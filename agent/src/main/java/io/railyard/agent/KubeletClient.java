@@ -1,7 +1,5 @@
 package io.railyard.agent;
 
-import io.grpc.Grpc;
-import io.grpc.InsecureChannelCredentials;
 import io.grpc.ManagedChannel;
 import io.railyard.agent.v1beta1.DevicePluginOptions;
 import io.railyard.agent.v1beta1.RegisterRequest;
@@ -17,8 +15,7 @@ final class KubeletClient {
     private KubeletClient() {}
 
     static void register(Path pluginDir, ResourceConfig resource) {
-        ManagedChannel channel = Grpc.newChannelBuilder("unix:" + pluginDir.resolve(KUBELET_SOCKET),
-                InsecureChannelCredentials.create()).build();
+        ManagedChannel channel = PluginServer.dial(pluginDir.resolve(KUBELET_SOCKET));
         try {
             RegistrationGrpc.newBlockingStub(channel).withDeadlineAfter(5, TimeUnit.SECONDS).register(RegisterRequest.newBuilder()
                     .setVersion(API_VERSION)

@@ -26,8 +26,13 @@ public record PortAllocation(List<String> deviceNodes, Map<String, String> env) 
     public static final String DEVICES_ENV = "RAILYARD_RDMA_DEVICES";
     private static final ObjectMapper JSON = new ObjectMapper();
 
-    /** Only device nodes that exist on the host: a missing umad must not fail the container's start. */
-    public static PortAllocation of(Sysfs sysfs, List<Port> ports, Collection<Hca> hcas) {
+    /**
+     * Only device nodes that exist on the host: a missing umad must not fail the container's start. The ports are
+     * described in device order, whatever order the kubelet asked for them in (its device IDs are a set), so that two
+     * nodes list the same rails in the same places.
+     */
+    public static PortAllocation of(Sysfs sysfs, List<Port> requested, Collection<Hca> hcas) {
+        List<Port> ports = requested.stream().sorted(Port.BY_DEVICE).toList();
         List<String> nodes = new ArrayList<>();
         for (Hca hca : hcas) {
             for (CharDevice device : hca.charDevices()) {

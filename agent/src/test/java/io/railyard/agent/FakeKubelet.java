@@ -1,7 +1,5 @@
 package io.railyard.agent;
 
-import io.grpc.Grpc;
-import io.grpc.InsecureChannelCredentials;
 import io.grpc.ManagedChannel;
 import io.grpc.stub.StreamObserver;
 import io.railyard.agent.v1beta1.Empty;
@@ -52,7 +50,7 @@ final class FakeKubelet implements AutoCloseable {
     }
 
     ManagedChannel dial(String endpoint) {
-        return Grpc.newChannelBuilder("unix:" + dir.resolve(endpoint), InsecureChannelCredentials.create()).build();
+        return PluginServer.dial(dir.resolve(endpoint));
     }
 
     void restart() {

@@ -86,10 +86,7 @@ final class AgentCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        if (System.getenv("RAILYARD_LOG_LEVEL") == null) {
-            // a long-running agent logs what it advertises and every health change; one-shot commands stay quiet
-            ((ch.qos.logback.classic.Logger) LoggerFactory.getLogger(org.slf4j.Logger.ROOT_LOGGER_NAME)).setLevel(ch.qos.logback.classic.Level.INFO);
-        }
+        ServiceLog.railyardAtInfo();
         SLF4JBridgeHandler.removeHandlersForRootLogger();
         SLF4JBridgeHandler.install(); // grpc and Netty log through java.util.logging
         AgentConfig agentConfig = loadConfig();

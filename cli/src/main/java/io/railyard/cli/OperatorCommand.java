@@ -8,10 +8,10 @@ import java.net.InetSocketAddress;
 import io.javaoperatorsdk.operator.api.config.LeaderElectionConfiguration;
 import io.railyard.operator.model.TrainingJobModel;
 import io.railyard.operator.reconcile.TrainingJobReconciler;
+import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
-import org.slf4j.LoggerFactory;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -42,8 +42,7 @@ final class OperatorCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        ((ch.qos.logback.classic.Logger) LoggerFactory.getLogger(org.slf4j.Logger.ROOT_LOGGER_NAME))
-                .setLevel(ch.qos.logback.classic.Level.toLevel(System.getenv("RAILYARD_LOG_LEVEL"), ch.qos.logback.classic.Level.INFO));
+        ServiceLog.railyardAtInfo();
         KubernetesClient client = kube.connect(); // fails in one line, before the operator's threads start
         Operator operator = new Operator(o -> {
             o.withKubernetesClient(client);
@@ -52,7 +51,7 @@ final class OperatorCommand implements Callable<Integer> {
             }
         });
         InetSocketAddress metricsSocket = metricsAddress == null ? null : HostPort.parse("--metrics-address", metricsAddress);
-        TrainingJobReconciler reconciler = new TrainingJobReconciler(railyardImage, null);
+        TrainingJobReconciler reconciler = new TrainingJobReconciler(railyardImage, null, Clock.systemUTC());
         operator.register(reconciler, c -> {
             if (!namespaces.isEmpty()) {
                 c.settingNamespaces(namespaces.toArray(String[]::new));

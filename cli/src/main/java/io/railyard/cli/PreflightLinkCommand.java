@@ -2,6 +2,7 @@ package io.railyard.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.railyard.node.Port;
 import io.railyard.node.Rate;
 import io.railyard.operator.preflight.HelperOutput;
 import io.railyard.operator.preflight.Link;
@@ -14,6 +15,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -222,7 +224,11 @@ final class PreflightLinkCommand implements Callable<Integer> {
         }
     }
 
-    /** The device plugin's description of the allocated ports, else NCCL_IB_HCA's list with the one GID index. */
+    /**
+     * The device plugin's description of the allocated ports, else NCCL_IB_HCA's list with the one GID index; in device
+     * order, so that the k-th port here is measured against the k-th port of the peer, the same rail, whatever order
+     * either node's allocation listed them in.
+     */
     List<Device> devices() throws IOException {
         List<Device> devices = new ArrayList<>();
         if (devicesJson != null && !devicesJson.isBlank()) {
@@ -230,17 +236,15 @@ final class PreflightLinkCommand implements Callable<Integer> {
                 devices.add(new Device(entry.path("hca").asText(), entry.path("port").asInt(1),
                         entry.path("gidIndex").isInt() ? entry.path("gidIndex").asInt() : null));
             }
-            return devices;
-        }
-        if (ncclIbHca == null || ncclIbHca.isBlank()) {
-            return devices;
-        }
-        for (String item : ncclIbHca.replaceFirst("^[=^]+", "").split(",")) {
-            String[] parts = item.strip().split(":");
-            if (!parts[0].isEmpty()) {
-                devices.add(new Device(parts[0], parts.length > 1 ? Integer.parseInt(parts[1]) : 1, gidIndex));
+        } else if (ncclIbHca != null && !ncclIbHca.isBlank()) {
+            for (String item : ncclIbHca.replaceFirst("^[=^]+", "").split(",")) {
+                String[] parts = item.strip().split(":");
+                if (!parts[0].isEmpty()) {
+                    devices.add(new Device(parts[0], parts.length > 1 ? Integer.parseInt(parts[1]) : 1, gidIndex));
+                }
             }
         }
+        devices.sort(Comparator.comparing(Device::hca, Port::compareHcaNames).thenComparingInt(Device::port));
         return devices;
     }
 }

@@ -67,6 +67,20 @@ class PreflightLinkCommandTest {
     }
 
     @Test
+    void eachRailIsMeasuredAgainstTheSameRailWhateverOrderTheAllocationsListed() throws Exception {
+        // the kubelet hands Allocate a set of device IDs: one node's list may be the other's reversed
+        String reversed = "[{\"hca\":\"mlx5_10\",\"port\":1,\"gidIndex\":3},{\"hca\":\"mlx5_2\",\"port\":1,\"gidIndex\":3},"
+                + "{\"hca\":\"mlx5_1\",\"port\":1,\"gidIndex\":3}]";
+        Path tool = tool("ib-write-bw-duration-ib-198gbits-edited-01.txt", 0);
+        link(tool, "--role=client", "--peer=10.0.0.2", "--devices-json=" + reversed);
+        link(tool, "--role=server", "--nccl-ib-hca==mlx5_1:1,mlx5_2:1,mlx5_10:1", "--gid-index=3");
+
+        List<String> ports = argv().stream().map(argv -> argv.replaceAll("^-d (\\S+) .* -p (\\d+).*$", "$1 $2")).toList();
+        assertThat(ports).containsExactlyInAnyOrder("mlx5_1 18515", "mlx5_2 18516", "mlx5_10 18517",
+                "mlx5_1 18515", "mlx5_2 18516", "mlx5_10 18517");
+    }
+
+    @Test
     void theGateJudgesItsSendingLinksAgainstTheSysfsLineRate() throws Exception {
         CommandRun run = link(tool("ib-write-bw-duration-roce-95gbits-edited-01.txt", 0), "--role=both", "--peer=10.0.0.2",
                 "--devices-json=" + TWO_PORTS, "--min-percent=80");

@@ -12,6 +12,7 @@ import io.railyard.api.Names;
 import io.railyard.operator.reconcile.TrainingJobReconciler;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
@@ -34,7 +35,7 @@ class SubmitCommandTest {
     static void start() {
         operator = new Operator(o -> o.withKubernetesClient(client).withCloseClientOnStop(false)
                 .withUseSSAToPatchPrimaryResource(false).withSSABasedCreateUpdateMatchForDependentResources(false));
-        operator.register(new TrainingJobReconciler("railyard:test", (namespace, pod) -> Optional.empty()));
+        operator.register(new TrainingJobReconciler("railyard:test", (namespace, pod) -> Optional.empty(), Clock.systemUTC()));
         operator.start();
     }
 

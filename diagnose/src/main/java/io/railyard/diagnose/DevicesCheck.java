@@ -4,6 +4,7 @@ import io.railyard.node.CharDevice;
 import io.railyard.node.Hca;
 import io.railyard.node.NodeInventory;
 import io.railyard.node.PciDevice;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -18,6 +19,10 @@ final class DevicesCheck {
         if (node.hcas().isEmpty()) {
             return new CheckResult(ID, CheckStatus.FAIL, "no RDMA devices under /sys/class/infiniband", List.of(),
                     "load the RDMA driver (modprobe mlx5_ib) and check the NIC is in RDMA mode; ibv_devices should list it");
+        }
+        if (!node.devPresent()) {
+            return new CheckResult(ID, CheckStatus.FAIL, "dev/ is missing from the root " + node.root() + ": the device nodes cannot be checked",
+                    List.of(), "mount the host's /dev under the root too, beside sys and proc (-v /dev:" + Path.of(node.root()).resolve("dev") + ":ro)");
         }
         List<String> details = new ArrayList<>();
         List<String> problems = new ArrayList<>();

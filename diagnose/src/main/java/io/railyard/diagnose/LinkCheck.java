@@ -17,7 +17,7 @@ final class LinkCheck {
         }
         List<String> details = new ArrayList<>();
         List<String> bad = new ArrayList<>();
-        List<String> remedies = new ArrayList<>();
+        Remedies remedies = new Remedies();
         for (Port port : ports) {
             String rate = port.rate().map(Object::toString).orElse("rate unknown");
             details.add(port.id() + ": " + port.stateText() + ", " + rate + ", " + port.linkLayer().map(Object::toString).orElse("link layer unknown"));
@@ -25,13 +25,13 @@ final class LinkCheck {
                 continue;
             }
             bad.add(describe(port));
-            remedies.add(remedy(port));
+            remedies.add(port.id(), remedy(port));
         }
         if (bad.isEmpty()) {
             return CheckResult.ok(ID, "all " + ports.size() + " ports ACTIVE/LinkUp", details);
         }
         return new CheckResult(ID, CheckStatus.FAIL, bad.size() + " of " + ports.size() + " ports not active: "
-                + String.join("; ", bad), details, String.join("; ", remedies.stream().distinct().toList()));
+                + String.join("; ", bad), details, remedies.toString());
     }
 
     private static String describe(Port port) {
@@ -44,13 +44,13 @@ final class LinkCheck {
     private static String remedy(Port port) {
         String phys = port.physicalState().map(LinkState::name).orElse("");
         return switch (phys) {
-            case "Polling" -> port.id() + ": no link partner: check the cable, the optic and the switch port";
-            case "Disabled" -> port.id() + ": the port is disabled: enable it (ip link set <netdev> up, or on the switch)";
+            case "Polling" -> "no link partner: check the cable, the optic and the switch port";
+            case "Disabled" -> "the port is disabled: enable it (ip link set <netdev> up, or on the switch)";
             case "LinkUp" -> port.isInfiniBand()
-                    ? port.id() + ": the link is up but not active: a subnet manager must configure it"
-                    : port.id() + ": the link is up but not active: bring its netdev up (ip link set <netdev> up)";
-            case "LinkErrorRecovery" -> port.id() + ": the link keeps retraining: check the cable and the symbol_error counter";
-            default -> port.id() + ": check the cable, the switch port and the driver (dmesg | grep mlx5)";
+                    ? "the link is up but not active: a subnet manager must configure it"
+                    : "the link is up but not active: bring its netdev up (ip link set <netdev> up)";
+            case "LinkErrorRecovery" -> "the link keeps retraining: check the cable and the symbol_error counter";
+            default -> "check the cable, the switch port and the driver (dmesg | grep mlx5)";
         };
     }
 }

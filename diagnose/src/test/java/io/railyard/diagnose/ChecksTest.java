@@ -36,6 +36,32 @@ class ChecksTest {
     }
 
     @Test
+    void aRootWithoutDevSaysSoOnceInsteadOfEveryDeviceMissing() {
+        HostTree tree = ExampleNodes.write(ExampleNodes.ROCE, dir);
+        tree.remove("dev");
+
+        CheckResult devices = check(doctor(tree.root(), List.of(), none()), "devices");
+
+        assertThat(devices.status()).isEqualTo(CheckStatus.FAIL);
+        assertThat(devices.summary()).startsWith("dev/ is missing from the root").doesNotContain("uverbs");
+        assertThat(devices.remedy()).contains("mount the host's /dev");
+    }
+
+    @Test
+    void portsThatShareARemedyAreNamedTogetherWithItOnce() {
+        HostTree tree = ExampleNodes.write(ExampleNodes.INFINIBAND, dir);
+        for (int hca = 0; hca < 8; hca++) {
+            tree.file(tree.portDir("mlx5_" + hca, 1) + "/state", "1: DOWN");
+            tree.file(tree.portDir("mlx5_" + hca, 1) + "/phys_state", hca == 7 ? "3: Disabled" : "2: Polling");
+        }
+
+        CheckResult link = check(doctor(tree.root(), List.of(), none()), "link");
+
+        assertThat(link.remedy()).isEqualTo("mlx5_0:1, mlx5_1:1, mlx5_2:1, mlx5_3:1, mlx5_4:1, mlx5_5:1, mlx5_6:1: no link partner: "
+                + "check the cable, the optic and the switch port; mlx5_7:1: the port is disabled: enable it (ip link set <netdev> up, or on the switch)");
+    }
+
+    @Test
     void gidIndexesThatDifferWarn() {
         HostTree tree = ExampleNodes.write(ExampleNodes.ROCE, dir);
         tree.file(tree.portDir("mlx5_2", 1) + "/gids/3", "0000:0000:0000:0000:0000:0000:0000:0000");

@@ -18,14 +18,15 @@ public final class NcclEnvironment {
     /**
      * {@code NCCL_IB_HCA} in exact-match form ({@code =mlx5_1:1,mlx5_2:1}: without {@code =} NCCL matches prefixes
      * and {@code mlx5_1} also takes {@code mlx5_10}); the RoCE v2 GID index when every RoCE port agrees on one,
-     * else the RoCE version and address family that let NCCL 2.21+ choose it per port.
+     * else the RoCE version and address family that let NCCL 2.21+ choose it per port. The HCAs are in device order,
+     * whatever order the ports came in.
      */
     public static Map<String, String> forPorts(List<Port> ports) {
         Map<String, String> env = new LinkedHashMap<>();
         if (ports.isEmpty()) {
             return env;
         }
-        env.put(IB_HCA, "=" + ports.stream().map(Port::id).collect(Collectors.joining(",")));
+        env.put(IB_HCA, "=" + ports.stream().sorted(Port.BY_DEVICE).map(Port::id).collect(Collectors.joining(",")));
         List<Port> roce = ports.stream().filter(Port::isRoce).toList();
         if (roce.isEmpty()) {
             return env;

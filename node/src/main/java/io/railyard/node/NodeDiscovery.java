@@ -31,6 +31,7 @@ public final class NodeDiscovery {
                 sysfs.read(sysfs.resolve("proc/self/limits"), MemlockLimit::parse),
                 sysfs.read(sysfs.resolve("proc/sys/kernel/osrelease")),
                 sysfs.read(sysfs.resolve("proc/driver/nvidia/version")).map(text -> text.lines().findFirst().orElse("")),
+                sysfs.exists(sysfs.resolve("dev")),
                 sysfs.exists(sysfs.resolve("dev/infiniband/rdma_cm")),
                 peerMemory(sysfs, modules));
     }

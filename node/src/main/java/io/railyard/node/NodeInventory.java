@@ -9,6 +9,7 @@ import java.util.Optional;
  * A snapshot of one node's RDMA and GPU hardware, read under a root directory. Counters are read on demand.
  *
  * @param nvidiaDriver the first line of {@code /proc/driver/nvidia/version}
+ * @param devPresent whether the root has a {@code dev} directory at all (a container may mount only /sys and /proc)
  * @param peerMemory what makes GPUDirect RDMA possible through a peer-memory client ({@code module nvidia_peermem}, …)
  */
 public record NodeInventory(
@@ -21,6 +22,7 @@ public record NodeInventory(
         Attr<MemlockLimit> memlock,
         Attr<String> kernelRelease,
         Attr<String> nvidiaDriver,
+        boolean devPresent,
         boolean rdmaCmPresent,
         List<String> peerMemory) {
 

@@ -1,6 +1,7 @@
 package io.railyard.node;
 
 import java.nio.file.Path;
+import java.util.Comparator;
 import java.util.OptionalInt;
 
 /**
@@ -20,6 +21,30 @@ public record Port(
         Attr<Integer> smLid,
         GidTable gids,
         Attr<Netdev> netdev) {
+
+    /** By HCA name with its device number read as a number ({@code mlx5_2} before {@code mlx5_10}), then port. */
+    public static final Comparator<Port> BY_DEVICE = Comparator.comparing(Port::hca, Port::compareHcaNames).thenComparingInt(Port::number);
+
+    /** HCA names in device order: the same prefix compares by its trailing number, else as text. */
+    public static int compareHcaNames(String a, String b) {
+        int numberA = digitsStart(a);
+        int numberB = digitsStart(b);
+        String prefixA = a.substring(0, numberA);
+        String prefixB = b.substring(0, numberB);
+        if (prefixA.equals(prefixB) && numberA < a.length() && numberB < b.length()
+                && a.length() - numberA < 10 && b.length() - numberB < 10) {
+            return Integer.compare(Integer.parseInt(a.substring(numberA)), Integer.parseInt(b.substring(numberB)));
+        }
+        return a.compareTo(b);
+    }
+
+    private static int digitsStart(String name) {
+        int start = name.length();
+        while (start > 0 && Character.isDigit(name.charAt(start - 1))) {
+            start--;
+        }
+        return start;
+    }
 
     /** The port as NCCL and ibstat name it: {@code mlx5_1:1}. */
     public String id() {

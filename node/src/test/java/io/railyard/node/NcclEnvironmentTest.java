@@ -5,6 +5,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.railyard.testkit.ExampleNodes;
 import io.railyard.testkit.HostTree;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -46,5 +49,15 @@ class NcclEnvironmentTest {
 
         assertThat(NcclEnvironment.forPorts(node.ports()))
                 .containsExactly(Map.entry("NCCL_IB_HCA", "=mlx5_0:1,mlx5_1:1,mlx5_2:1,mlx5_3:1,mlx5_4:1,mlx5_5:1,mlx5_6:1,mlx5_7:1"));
+    }
+
+    @Test
+    void theHcaListIsInDeviceOrderWhateverOrderThePortsCameIn() {
+        NodeInventory node = NodeDiscovery.discover(ExampleNodes.write(ExampleNodes.TWELVE_HCAS, dir).root());
+        List<Port> shuffled = new ArrayList<>(node.ports());
+        Collections.reverse(shuffled);
+
+        assertThat(NcclEnvironment.forPorts(shuffled)).containsEntry("NCCL_IB_HCA",
+                "=mlx5_0:1,mlx5_1:1,mlx5_2:1,mlx5_3:1,mlx5_4:1,mlx5_5:1,mlx5_6:1,mlx5_7:1,mlx5_8:1,mlx5_9:1,mlx5_10:1,mlx5_11:1");
     }
 }

@@ -16,10 +16,9 @@ import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaimBuilder;
 import io.fabric8.kubernetes.api.model.resource.v1.ResourceSlice;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.server.mock.EnableKubernetesMockClient;
-import io.grpc.Grpc;
-import io.grpc.InsecureChannelCredentials;
 import io.grpc.ManagedChannel;
 import io.railyard.agent.AgentConfig;
+import io.railyard.agent.PluginServer;
 import io.railyard.agent.dra.health.DRAResourceHealthGrpc;
 import io.railyard.agent.dra.health.HealthStatus;
 import io.railyard.agent.dra.health.NodeWatchResourcesRequest;
@@ -76,7 +75,7 @@ class DraAgentTest {
         Files.createDirectories(dir.resolve("plugins"));
         Files.createDirectories(dir.resolve("registry"));
         agent = startAgent();
-        dra = Grpc.newChannelBuilder("unix:" + dir.resolve("plugins").resolve(DRIVER).resolve("dra.sock"), InsecureChannelCredentials.create()).build();
+        dra = PluginServer.dial(dir.resolve("plugins").resolve(DRIVER).resolve("dra.sock"));
     }
 
     DraAgent startAgent() {
@@ -130,8 +129,7 @@ class DraAgentTest {
 
     @Test
     void theKubeletsPluginWatcherLearnsWhatAndWhereTheDriverIs() {
-        ManagedChannel registration = Grpc.newChannelBuilder("unix:" + dir.resolve("registry").resolve(DRIVER + "-reg.sock"),
-                InsecureChannelCredentials.create()).build();
+        ManagedChannel registration = PluginServer.dial(dir.resolve("registry").resolve(DRIVER + "-reg.sock"));
         try {
             PluginInfo info = RegistrationGrpc.newBlockingStub(registration).getInfo(InfoRequest.getDefaultInstance());
             assertThat(info.getType()).isEqualTo("DRAPlugin");

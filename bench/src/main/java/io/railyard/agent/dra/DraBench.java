@@ -7,9 +7,8 @@ import io.fabric8.kubernetes.api.model.resource.v1.ResourceSlice;
 import io.fabric8.kubernetes.client.ConfigBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
-import io.grpc.Grpc;
-import io.grpc.InsecureChannelCredentials;
 import io.grpc.ManagedChannel;
+import io.railyard.agent.PluginServer;
 import io.railyard.agent.dra.registration.InfoRequest;
 import io.railyard.agent.dra.registration.RegistrationGrpc;
 import io.railyard.agent.dra.registration.RegistrationStatus;
@@ -115,7 +114,7 @@ public final class DraBench {
 
     /** What the kubelet's plugin watcher does first when the registration socket appears. */
     private static void register(Path socket) {
-        ManagedChannel channel = Grpc.newChannelBuilder("unix:" + socket, InsecureChannelCredentials.create()).build();
+        ManagedChannel channel = PluginServer.dial(socket);
         var registration = RegistrationGrpc.newBlockingStub(channel);
         registration.getInfo(InfoRequest.getDefaultInstance());
         registration.notifyRegistrationStatus(RegistrationStatus.newBuilder().setPluginRegistered(true).build());
@@ -127,7 +126,7 @@ public final class DraBench {
      * first calls are reported apart); the next CLAIMS are measured.
      */
     private static void measure(KubernetesClient client, Path socket, int claims, int warmup) {
-        ManagedChannel channel = Grpc.newChannelBuilder("unix:" + socket, InsecureChannelCredentials.create()).build();
+        ManagedChannel channel = PluginServer.dial(socket);
         var stub = DRAPluginGrpc.newBlockingStub(channel);
         Deque<ResourceClaim> stored = new ArrayDeque<>();
         for (int i = 0; i < STORED; i++) {

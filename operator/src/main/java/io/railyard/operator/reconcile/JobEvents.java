@@ -18,13 +18,13 @@ final class JobEvents {
 
     private JobEvents() {}
 
-    static void record(KubernetesClient client, TrainingJob job, TrainingJobStatus before, TrainingJobStatus after) {
+    static void record(KubernetesClient client, TrainingJob job, TrainingJobStatus before, TrainingJobStatus after, Instant now) {
         List<Condition> old = before == null || before.conditions == null ? List.of() : before.conditions;
         for (Condition condition : after.conditions == null ? List.<Condition>of() : after.conditions) {
             boolean changed = old.stream().noneMatch(o -> o.getType().equals(condition.getType())
                     && o.getStatus().equals(condition.getStatus()) && Objects.equals(o.getReason(), condition.getReason()));
             if (changed && "True".equals(condition.getStatus()) || changed && "RdmaVerified".equals(condition.getType())) {
-                emit(client, job, condition);
+                emit(client, job, condition, now.toString());
             }
         }
     }
@@ -36,10 +36,9 @@ final class JobEvents {
                         .map(c -> c.getType() + " " + c.getReason() + ": " + c.getMessage()).orElse("");
     }
 
-    private static void emit(KubernetesClient client, TrainingJob job, Condition condition) {
+    private static void emit(KubernetesClient client, TrainingJob job, Condition condition, String now) {
         boolean bad = condition.getType().equals("Failed") || condition.getType().equals("Restarting")
                 || (condition.getType().equals("RdmaVerified") && "False".equals(condition.getStatus()));
-        String now = Instant.now().toString();
         try {
             client.v1().events().inNamespace(job.getMetadata().getNamespace()).resource(new EventBuilder()
                     .withNewMetadata().withGenerateName(job.getMetadata().getName() + "-").withNamespace(job.getMetadata().getNamespace()).endMetadata()

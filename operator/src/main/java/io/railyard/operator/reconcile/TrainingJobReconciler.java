@@ -25,6 +25,7 @@ import io.railyard.operator.model.JobValidation;
 import io.railyard.operator.model.PreflightGate;
 import io.railyard.operator.model.RankOrder;
 import io.railyard.operator.model.TrainingJobModel;
+import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
@@ -54,12 +55,17 @@ public final class TrainingJobReconciler implements Reconciler<TrainingJob>, Cle
 
     private final String railyardImage;
     private final RankZeroLog rankZeroLog;
+    private final Clock clock;
     private final OperatorMetrics metrics = new OperatorMetrics();
 
-    /** @param rankZeroLog where rank 0's log is read, for the RdmaVerified condition (null: through the API server) */
-    public TrainingJobReconciler(String railyardImage, RankZeroLog rankZeroLog) {
+    /**
+     * @param rankZeroLog where rank 0's log is read, for the RdmaVerified condition (null: through the API server)
+     * @param clock what deadlines, time to live, the preflight gate's wait and condition times are measured with
+     */
+    public TrainingJobReconciler(String railyardImage, RankZeroLog rankZeroLog, Clock clock) {
         this.railyardImage = railyardImage;
         this.rankZeroLog = rankZeroLog;
+        this.clock = clock;
     }
 
     /** The operator's own metrics, for a registry. */
@@ -76,7 +82,7 @@ public final class TrainingJobReconciler implements Reconciler<TrainingJob>, Cle
     public UpdateControl<TrainingJob> reconcile(TrainingJob job, Context<TrainingJob> context) {
         UpdateControl<TrainingJob> control = decide(job, context);
         control.getResource().ifPresent(fresh -> {
-            JobEvents.record(context.getClient(), job, job.getStatus(), fresh.getStatus());
+            JobEvents.record(context.getClient(), job, job.getStatus(), fresh.getStatus(), clock.instant());
             if (fresh.getStatus().restarts != null && !fresh.getStatus().restarts.equals(job.getStatus() == null ? null : job.getStatus().restarts)) {
                 metrics.restarted();
             }
@@ -112,7 +118,7 @@ public final class TrainingJobReconciler implements Reconciler<TrainingJob>, Cle
         List<Pod> pods = new ArrayList<>(context.getSecondaryResources(Pod.class));
         int nodes = job.getSpec().nodes;
         GangState gang = GangState.observe(nodes, job.getMetadata().getName(), pods);
-        PreflightGate.Result preflight = PreflightGate.observe(job, pods, Instant.now());
+        PreflightGate.Result preflight = PreflightGate.observe(job, pods, clock.instant());
         if (preflight.state() == PreflightGate.State.FAILED) {
             deletePods(client, job);
             writer.preflight(preflight.status());
@@ -227,12 +233,12 @@ public final class TrainingJobReconciler implements Reconciler<TrainingJob>, Cle
             return UpdateControl.noUpdate();
         }
         Instant expiry = Instant.parse(status.completionTime).plusSeconds(ttl);
-        if (Instant.now().isAfter(expiry)) {
+        if (clock.instant().isAfter(expiry)) {
             LOG.info("TrainingJob({}/{}) finished {} s ago: deleting it", job.getMetadata().getNamespace(), job.getMetadata().getName(), ttl);
             client.resource(job).delete();
             return UpdateControl.noUpdate();
         }
-        return UpdateControl.<TrainingJob>noUpdate().rescheduleAfter(Duration.between(Instant.now(), expiry).plusSeconds(1));
+        return UpdateControl.<TrainingJob>noUpdate().rescheduleAfter(Duration.between(clock.instant(), expiry).plusSeconds(1));
     }
 
     /**
@@ -291,9 +297,9 @@ public final class TrainingJobReconciler implements Reconciler<TrainingJob>, Cle
         }
     }
 
-    private static boolean deadlinePassed(TrainingJob job, TrainingJobStatus status) {
+    private boolean deadlinePassed(TrainingJob job, TrainingJobStatus status) {
         Long deadline = job.getSpec().runPolicy == null ? null : job.getSpec().runPolicy.activeDeadlineSeconds;
-        return deadline != null && status.startTime != null && Instant.now().isAfter(Instant.parse(status.startTime).plusSeconds(deadline));
+        return deadline != null && status.startTime != null && clock.instant().isAfter(Instant.parse(status.startTime).plusSeconds(deadline));
     }
 
     /**
@@ -335,7 +341,7 @@ public final class TrainingJobReconciler implements Reconciler<TrainingJob>, Cle
         return Integer.parseInt(pod.getMetadata().getLabels().get(Names.INDEX_LABEL));
     }
 
-    private static String now() {
-        return Instant.now().truncatedTo(ChronoUnit.SECONDS).toString();
+    private String now() {
+        return clock.instant().truncatedTo(ChronoUnit.SECONDS).toString();
     }
 }

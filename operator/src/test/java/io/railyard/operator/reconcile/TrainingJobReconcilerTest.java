@@ -18,6 +18,7 @@ import io.fabric8.volcano.api.model.scheduling.v1beta1.PodGroup;
 import io.javaoperatorsdk.operator.Operator;
 import io.railyard.api.Names;
 import io.railyard.api.TrainingJob;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -40,12 +41,14 @@ class TrainingJobReconcilerTest {
     static TrainingJobReconciler reconciler;
     /** Rank 0 logs by pod: the kubelet's log endpoint, which the mock server does not serve. */
     static final Map<String, String> LOGS = new ConcurrentHashMap<>();
+    /** The operator's clock: every time a test writes (a container's finish) is read from it, never a fixed date. */
+    static final Clock CLOCK = Clock.systemUTC();
 
     @BeforeAll
     static void start() {
         operator = new Operator(o -> o.withKubernetesClient(client).withCloseClientOnStop(false)
                 .withUseSSAToPatchPrimaryResource(false).withSSABasedCreateUpdateMatchForDependentResources(false));
-        reconciler = new TrainingJobReconciler("railyard:test", (namespace, pod) -> Optional.ofNullable(LOGS.get(pod)));
+        reconciler = new TrainingJobReconciler("railyard:test", (namespace, pod) -> Optional.ofNullable(LOGS.get(pod)), CLOCK);
         operator.register(reconciler);
         operator.start();
     }
@@ -207,11 +210,11 @@ class TrainingJobReconcilerTest {
         place(pods("topo").stream().filter(p -> p.getMetadata().getName().equals("topo-1")).findFirst().orElseThrow(), "n-b", "Pending");
 
         await().atMost(Duration.ofSeconds(20)).untilAsserted(() -> {
-            Map<String, String> first = client.pods().inNamespace("ns").withName("topo-1").get().getMetadata().getAnnotations();
-            assertThat(first).containsEntry(Names.NODE_RANK_ANNOTATION, "0").containsEntry(Names.MASTER_ADDR_ANNOTATION, "topo-1.topo.ns.svc");
+            assertThat(pod("topo-1").getMetadata().getAnnotations()).containsEntry(Names.NODE_RANK_ANNOTATION, "0")
+                    .containsEntry(Names.MASTER_ADDR_ANNOTATION, "topo-1.topo.ns.svc");
+            assertThat(pod("topo-0").getMetadata().getAnnotations()).containsEntry(Names.NODE_RANK_ANNOTATION, "1")
+                    .containsEntry(Names.MASTER_ADDR_ANNOTATION, "topo-1.topo.ns.svc");
         });
-        assertThat(client.pods().inNamespace("ns").withName("topo-0").get().getMetadata().getAnnotations())
-                .containsEntry(Names.NODE_RANK_ANNOTATION, "1");
     }
 
     @Test
@@ -240,7 +243,7 @@ class TrainingJobReconcilerTest {
     private static void preflightDone(String pod, String node, int exit, String message) {
         client.pods().inNamespace("ns").withName(pod).edit(p -> new PodBuilder(p).editSpec().withNodeName(node).endSpec()
                 .withNewStatus().withPhase(exit == 0 ? "Running" : "Failed").addNewInitContainerStatus().withName("preflight")
-                .withNewState().withNewTerminated().withExitCode(exit).withMessage(message).withFinishedAt("2026-12-01T10:00:00Z")
+                .withNewState().withNewTerminated().withExitCode(exit).withMessage(message).withFinishedAt(CLOCK.instant().toString())
                 .endTerminated().endState().endInitContainerStatus().endStatus().build());
     }
 
