@@ -16,6 +16,7 @@ import io.fabric8.mockwebserver.MockWebServer;
 import io.javaoperatorsdk.operator.Operator;
 import io.railyard.api.Names;
 import io.railyard.api.TrainingJob;
+import io.railyard.operator.model.OperatorDefaults;
 import io.railyard.operator.reconcile.TrainingJobReconciler;
 import java.lang.management.ManagementFactory;
 import java.time.Clock;
@@ -53,7 +54,7 @@ public final class OperatorScale {
             System.out.printf("peer: a plain client creating 1,024 pods, 16 at a time: %.2f s%n", peer);
             Operator operator = new Operator(o -> o.withKubernetesClient(client).withCloseClientOnStop(false)
                     .withUseSSAToPatchPrimaryResource(false).withSSABasedCreateUpdateMatchForDependentResources(false));
-            TrainingJobReconciler reconciler = new TrainingJobReconciler("railyard:bench", (namespace, pod) -> Optional.empty(), Clock.systemUTC());
+            TrainingJobReconciler reconciler = new TrainingJobReconciler(new OperatorDefaults("railyard:bench", "rdma/rdma"), (namespace, pod) -> Optional.empty(), Clock.systemUTC());
             operator.register(reconciler);
             operator.start();
             for (int nodes : new int[] {8, 128, 1024}) {

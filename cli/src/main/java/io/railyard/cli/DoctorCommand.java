@@ -47,7 +47,8 @@ final class DoctorCommand implements Callable<Integer> {
     @Option(names = "--env", paramLabel = "NAME=VALUE", description = "Check this NCCL variable as if it were set (repeatable).")
     Map<String, String> extraEnvironment = new HashMap<>();
 
-    @Option(names = "--resource", defaultValue = "rdma/rdma", description = "Extended resource the RDMA device plugin advertises (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--resource", defaultValue = InstallationOptions.RDMA_RESOURCE,
+            description = "Extended resource the RDMA device plugin advertises (default: RAILYARD_RDMA_RESOURCE, else ${DEFAULT-VALUE}).")
     String resource;
 
     @Option(names = "--node-name", description = "Kubernetes node name (default: NODE_NAME, else the host name).")

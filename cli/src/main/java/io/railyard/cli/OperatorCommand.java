@@ -6,7 +6,7 @@ import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import io.railyard.agent.metrics.MetricsServer;
 import java.net.InetSocketAddress;
 import io.javaoperatorsdk.operator.api.config.LeaderElectionConfiguration;
-import io.railyard.operator.model.TrainingJobModel;
+import io.railyard.operator.model.OperatorDefaults;
 import io.railyard.operator.reconcile.TrainingJobReconciler;
 import java.time.Clock;
 import java.util.ArrayList;
@@ -36,13 +36,13 @@ final class OperatorCommand implements Callable<Integer> {
     @Mixin
     KubeClients kube = new KubeClients();
 
-    @Option(names = "--railyard-image", defaultValue = TrainingJobModel.DEFAULT_RAILYARD_IMAGE,
-            description = "Image of Railyard's await-rank init container (default: ${DEFAULT-VALUE}).")
-    String railyardImage;
+    @Mixin
+    InstallationOptions installation = new InstallationOptions();
 
     @Override
     public Integer call() throws Exception {
         ServiceLog.railyardAtInfo();
+        OperatorDefaults defaults = installation.defaults();
         KubernetesClient client = kube.connect(); // fails in one line, before the operator's threads start
         Operator operator = new Operator(o -> {
             o.withKubernetesClient(client);
@@ -51,7 +51,7 @@ final class OperatorCommand implements Callable<Integer> {
             }
         });
         InetSocketAddress metricsSocket = metricsAddress == null ? null : HostPort.parse("--metrics-address", metricsAddress);
-        TrainingJobReconciler reconciler = new TrainingJobReconciler(railyardImage, null, Clock.systemUTC());
+        TrainingJobReconciler reconciler = new TrainingJobReconciler(defaults, null, Clock.systemUTC());
         operator.register(reconciler, c -> {
             if (!namespaces.isEmpty()) {
                 c.settingNamespaces(namespaces.toArray(String[]::new));

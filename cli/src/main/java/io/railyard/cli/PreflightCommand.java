@@ -4,7 +4,7 @@ import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.railyard.api.Names;
-import io.railyard.operator.model.TrainingJobModel;
+import io.railyard.operator.model.OperatorDefaults;
 import io.railyard.operator.preflight.Link;
 import io.railyard.operator.preflight.Pairing;
 import io.railyard.operator.preflight.PreflightPods;
@@ -49,10 +49,12 @@ final class PreflightCommand implements Callable<Integer> {
     @Option(names = {"-n", "--namespace"}, defaultValue = "default", description = "Where the pods run (default: ${DEFAULT-VALUE}).")
     String namespace;
 
-    @Option(names = "--image", defaultValue = TrainingJobModel.DEFAULT_RAILYARD_IMAGE, description = "Image with railyard and ib_write_bw (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--image", defaultValue = "${env:RAILYARD_IMAGE:-" + OperatorDefaults.RAILYARD_IMAGE + "}",
+            description = "Image with railyard and ib_write_bw (default: RAILYARD_IMAGE, else ${DEFAULT-VALUE}).")
     String image;
 
-    @Option(names = "--resource", defaultValue = Names.DEFAULT_RDMA_RESOURCE, description = "The RDMA extended resource (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--resource", defaultValue = InstallationOptions.RDMA_RESOURCE,
+            description = "The RDMA extended resource (default: RAILYARD_RDMA_RESOURCE, else ${DEFAULT-VALUE}).")
     String resource;
 
     @Option(names = "--devices-per-node", description = "HCAs tested per node (default: as many as every node offers).")

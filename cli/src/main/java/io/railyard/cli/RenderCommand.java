@@ -20,6 +20,7 @@ import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.stream.Collectors;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 import picocli.CommandLine.Model.CommandSpec;
@@ -43,14 +44,13 @@ final class RenderCommand implements Callable<Integer> {
     @Option(names = {"-o", "--output"}, defaultValue = "yaml", description = "Output format: ${COMPLETION-CANDIDATES}.")
     Output output;
 
-    @Option(names = "--railyard-image", defaultValue = TrainingJobModel.DEFAULT_RAILYARD_IMAGE,
-            description = "Image of Railyard's await-rank init container (default: ${DEFAULT-VALUE}).")
-    String railyardImage;
+    @Mixin
+    InstallationOptions installation = new InstallationOptions();
 
     @Override
     public Integer call() {
         TrainingJob job = readValid(file, "render");
-        TrainingJobModel.Desired desired = TrainingJobModel.desired(job, railyardImage);
+        TrainingJobModel.Desired desired = TrainingJobModel.desired(job, installation.defaults());
         PrintWriter err = spec.commandLine().getErr();
         desired.warnings().forEach(warning -> err.println("render: warning: " + warning));
         PrintWriter out = spec.commandLine().getOut();

@@ -9,6 +9,7 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.server.mock.EnableKubernetesMockClient;
 import io.javaoperatorsdk.operator.Operator;
 import io.railyard.api.Names;
+import io.railyard.operator.model.OperatorDefaults;
 import io.railyard.operator.reconcile.TrainingJobReconciler;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -35,7 +36,7 @@ class SubmitCommandTest {
     static void start() {
         operator = new Operator(o -> o.withKubernetesClient(client).withCloseClientOnStop(false)
                 .withUseSSAToPatchPrimaryResource(false).withSSABasedCreateUpdateMatchForDependentResources(false));
-        operator.register(new TrainingJobReconciler("railyard:test", (namespace, pod) -> Optional.empty(), Clock.systemUTC()));
+        operator.register(new TrainingJobReconciler(new OperatorDefaults("railyard:test", "rdma/rdma"), (namespace, pod) -> Optional.empty(), Clock.systemUTC()));
         operator.start();
     }
 

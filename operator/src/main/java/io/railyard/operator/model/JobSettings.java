@@ -1,7 +1,6 @@
 package io.railyard.operator.model;
 
 import io.railyard.api.DataVolume;
-import io.railyard.api.Names;
 import io.railyard.api.PodResources;
 import io.railyard.api.PodTemplateOverrides;
 import io.railyard.api.RdmaSpec;
@@ -22,7 +21,8 @@ record JobSettings(
     private static final int HOST_PORT_BASE = 20000;
     private static final int HOST_PORT_RANGE = 10000;
 
-    static JobSettings of(TrainingJob job) {
+    /** @param defaultRdmaResource the installation's RDMA resource, where the job names none */
+    static JobSettings of(TrainingJob job, String defaultRdmaResource) {
         TrainingJobSpec spec = job.getSpec();
         RdmaSpec rdma = spec.rdma == null ? new RdmaSpec() : spec.rdma;
         SchedulingSpec scheduling = spec.scheduling == null ? new SchedulingSpec() : spec.scheduling;
@@ -34,7 +34,7 @@ record JobSettings(
                 namespace,
                 spec,
                 rdma,
-                rdma.resource == null ? Names.DEFAULT_RDMA_RESOURCE : rdma.resource,
+                rdma.resource == null ? defaultRdmaResource : rdma.resource,
                 rdma.devicesPerNode == null ? 1 : rdma.devicesPerNode,
                 rdma.gpuDirect == null || rdma.gpuDirect,
                 hostNetwork,
@@ -49,6 +49,11 @@ record JobSettings(
     /** On the host's network two jobs on one node need different ports: one derived from the job, stable across renders. */
     static int hostPort(String namespace, String name) {
         return HOST_PORT_BASE + Math.floorMod((namespace + "/" + name).hashCode(), HOST_PORT_RANGE);
+    }
+
+    /** The job left the number of RDMA devices a pod gets to the default, one. */
+    boolean rdmaDevicesDefaulted() {
+        return rdma.devicesPerNode == null;
     }
 
     /** The NICs come from a ResourceClaim of Railyard's DRA driver, not the extended resource. */

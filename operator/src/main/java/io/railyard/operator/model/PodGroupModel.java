@@ -1,11 +1,13 @@
 package io.railyard.operator.model;
 
+import io.fabric8.kubernetes.api.model.Container;
+import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.volcano.api.model.scheduling.v1beta1.PodGroup;
 import io.fabric8.volcano.api.model.scheduling.v1beta1.PodGroupBuilder;
-import io.railyard.api.Names;
 import io.railyard.api.TrainingJob;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 
 /** Volcano's PodGroup: the gang is placed whole or not at all, with what it needs in total. */
@@ -14,23 +16,19 @@ final class PodGroupModel {
 
     private PodGroupModel() {}
 
-    static PodGroup desired(TrainingJob job, JobSettings settings) {
-        int nodes = settings.spec().nodes;
+    /**
+     * {@code minResources} is the sum of the pods' own requests, nothing more: a resource the pods do not ask for (the
+     * RDMA resource of a job whose NICs come from a DRA claim) would keep Volcano from ever admitting the gang.
+     */
+    static PodGroup desired(TrainingJob job, JobSettings settings, List<Pod> pods) {
         Map<String, Quantity> minResources = new LinkedHashMap<>();
-        minResources.put(Names.GPU_RESOURCE, new Quantity(String.valueOf(nodes * settings.spec().gpusPerNode)));
-        minResources.put(settings.rdmaResource(), new Quantity(String.valueOf(nodes * settings.devicesPerNode())));
-        if (settings.resources().cpu != null) {
-            minResources.put("cpu", times(settings.resources().cpu, nodes));
-        }
-        if (settings.resources().memory != null) {
-            minResources.put("memory", times(settings.resources().memory, nodes));
-        }
+        pods.forEach(pod -> requests(pod).forEach((resource, amount) -> minResources.merge(resource, amount, Quantity::add)));
         String queue = job.getSpec().scheduling == null ? null : job.getSpec().scheduling.queue;
         String priority = job.getSpec().scheduling == null ? null : job.getSpec().scheduling.priorityClassName;
         return new PodGroupBuilder()
                 .withMetadata(Ownership.metadata(job, settings.name()))
                 .withNewSpec()
-                .withMinMember(nodes)
+                .withMinMember(settings.spec().nodes)
                 .withMinResources(minResources)
                 .withQueue(queue)
                 .withPriorityClassName(priority)
@@ -38,8 +36,19 @@ final class PodGroupModel {
                 .build();
     }
 
-    private static Quantity times(String quantity, int factor) {
-        Quantity q = new Quantity(quantity);
-        return new Quantity(q.getNumericalAmount().multiply(java.math.BigDecimal.valueOf(factor)).stripTrailingZeros().toPlainString());
+    /** A pod's requests as the scheduler counts them: its containers' together, or its largest init container's. */
+    static Map<String, Quantity> requests(Pod pod) {
+        Map<String, Quantity> running = new LinkedHashMap<>();
+        pod.getSpec().getContainers().forEach(container -> requests(container).forEach((r, amount) -> running.merge(r, amount, Quantity::add)));
+        for (Container init : pod.getSpec().getInitContainers()) {
+            requests(init).forEach((r, amount) -> running.merge(r, amount,
+                    (a, b) -> a.getNumericalAmount().compareTo(b.getNumericalAmount()) >= 0 ? a : b));
+        }
+        return running;
+    }
+
+    private static Map<String, Quantity> requests(Container container) {
+        return container.getResources() == null || container.getResources().getRequests() == null ? Map.of()
+                : container.getResources().getRequests();
     }
 }

@@ -24,7 +24,9 @@ final class JobEvents {
             boolean changed = old.stream().noneMatch(o -> o.getType().equals(condition.getType())
                     && o.getStatus().equals(condition.getStatus()) && Objects.equals(o.getReason(), condition.getReason()));
             if (changed && "True".equals(condition.getStatus()) || changed && "RdmaVerified".equals(condition.getType())) {
-                emit(client, job, condition, now.toString());
+                boolean bad = condition.getType().equals("Failed") || condition.getType().equals("Restarting")
+                        || (condition.getType().equals("RdmaVerified") && "False".equals(condition.getStatus()));
+                emit(client, job, bad ? "Warning" : "Normal", condition.getReason(), condition.getType() + ": " + condition.getMessage(), now);
             }
         }
     }
@@ -36,18 +38,21 @@ final class JobEvents {
                         .map(c -> c.getType() + " " + c.getReason() + ": " + c.getMessage()).orElse("");
     }
 
-    private static void emit(KubernetesClient client, TrainingJob job, Condition condition, String now) {
-        boolean bad = condition.getType().equals("Failed") || condition.getType().equals("Restarting")
-                || (condition.getType().equals("RdmaVerified") && "False".equals(condition.getStatus()));
+    /** The desired state's warnings (a gang without a gang scheduler, one rail for eight GPUs), once, when the job is new. */
+    static void warnings(KubernetesClient client, TrainingJob job, List<String> warnings, Instant now) {
+        warnings.forEach(warning -> emit(client, job, "Warning", "SpecWarning", warning, now));
+    }
+
+    private static void emit(KubernetesClient client, TrainingJob job, String type, String reason, String message, Instant now) {
         try {
             client.v1().events().inNamespace(job.getMetadata().getNamespace()).resource(new EventBuilder()
                     .withNewMetadata().withGenerateName(job.getMetadata().getName() + "-").withNamespace(job.getMetadata().getNamespace()).endMetadata()
                     .withNewInvolvedObject().withApiVersion(job.getApiVersion()).withKind(job.getKind()).withName(job.getMetadata().getName())
                     .withNamespace(job.getMetadata().getNamespace()).withUid(job.getMetadata().getUid()).endInvolvedObject()
-                    .withType(bad ? "Warning" : "Normal")
-                    .withReason(condition.getReason())
-                    .withMessage(condition.getType() + ": " + condition.getMessage())
-                    .withFirstTimestamp(now).withLastTimestamp(now).withCount(1)
+                    .withType(type)
+                    .withReason(reason)
+                    .withMessage(message)
+                    .withFirstTimestamp(now.toString()).withLastTimestamp(now.toString()).withCount(1)
                     .withNewSource().withComponent("railyard-operator").endSource()
                     .build()).create();
         } catch (KubernetesClientException e) {

@@ -22,6 +22,7 @@ import io.railyard.api.TrainingJobStatus;
 import io.railyard.diagnose.logs.RdmaVerdict;
 import io.railyard.operator.model.GangState;
 import io.railyard.operator.model.JobValidation;
+import io.railyard.operator.model.OperatorDefaults;
 import io.railyard.operator.model.PreflightGate;
 import io.railyard.operator.model.RankOrder;
 import io.railyard.operator.model.TrainingJobModel;
@@ -53,7 +54,7 @@ public final class TrainingJobReconciler implements Reconciler<TrainingJob>, Cle
     /** Pods created at once: enough to hide the round trips, few enough not to flood the API server. */
     private static final int CREATORS = 16;
 
-    private final String railyardImage;
+    private final OperatorDefaults defaults;
     private final RankZeroLog rankZeroLog;
     private final Clock clock;
     private final OperatorMetrics metrics = new OperatorMetrics();
@@ -62,8 +63,8 @@ public final class TrainingJobReconciler implements Reconciler<TrainingJob>, Cle
      * @param rankZeroLog where rank 0's log is read, for the RdmaVerified condition (null: through the API server)
      * @param clock what deadlines, time to live, the preflight gate's wait and condition times are measured with
      */
-    public TrainingJobReconciler(String railyardImage, RankZeroLog rankZeroLog, Clock clock) {
-        this.railyardImage = railyardImage;
+    public TrainingJobReconciler(OperatorDefaults defaults, RankZeroLog rankZeroLog, Clock clock) {
+        this.defaults = defaults;
         this.rankZeroLog = rankZeroLog;
         this.clock = clock;
     }
@@ -106,7 +107,10 @@ public final class TrainingJobReconciler implements Reconciler<TrainingJob>, Cle
             writer.fail("InvalidSpec", String.join("; ", errors));
             return patch(job, before, status);
         }
-        TrainingJobModel.Desired desired = TrainingJobModel.desired(job, railyardImage);
+        TrainingJobModel.Desired desired = TrainingJobModel.desired(job, defaults);
+        if (job.getStatus() == null) {
+            JobEvents.warnings(client, job, desired.warnings(), clock.instant());
+        }
         for (HasMetadata object : desired.objects()) {
             Boolean cached = object instanceof Pod ? Boolean.TRUE : JobInformers.cached(context, object);
             if (cached == null) {
@@ -175,7 +179,7 @@ public final class TrainingJobReconciler implements Reconciler<TrainingJob>, Cle
         KubernetesClient client = context.getClient();
         metrics.removed(job.getMetadata().getNamespace() + "/" + job.getMetadata().getName());
         deletePods(client, job);
-        TrainingJobModel.desired(job, railyardImage).objects().stream().filter(object -> !(object instanceof Pod))
+        TrainingJobModel.desired(job, defaults).objects().stream().filter(object -> !(object instanceof Pod))
                 .forEach(object -> client.resource(object).delete());
         return DeleteControl.defaultDelete();
     }

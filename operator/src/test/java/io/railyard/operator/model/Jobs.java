@@ -40,7 +40,7 @@ final class Jobs {
     }
 
     static List<HasMetadata> render(TrainingJob job) {
-        return TrainingJobModel.desired(job, TrainingJobModel.DEFAULT_RAILYARD_IMAGE).objects();
+        return TrainingJobModel.desired(job, OperatorDefaults.STANDARD).objects();
     }
 
     static List<Pod> pods(TrainingJob job) {

@@ -32,7 +32,7 @@ class PreflightGateTest {
         Container gate = pods.get(3).getSpec().getInitContainers().getFirst();
         assertThat(gate.getName()).isEqualTo("preflight");
         assertThat(pods.get(3).getSpec().getInitContainers()).extracting(Container::getName).containsExactly("preflight", "load-dataset");
-        assertThat(gate.getImage()).isEqualTo(TrainingJobModel.DEFAULT_RAILYARD_IMAGE);
+        assertThat(gate.getImage()).isEqualTo(OperatorDefaults.RAILYARD_IMAGE);
         assertThat(gate.getArgs()).containsExactly("preflight-link", "--role=both", "--peer=job-0.job.ns.svc", "--port-base=18515",
                 "--duration=5", "--timeout=120", "--min-percent=90");
         assertThat(gate.getResources().getLimits()).containsEntry("rdma/rdma", new Quantity("2")).doesNotContainKey("nvidia.com/gpu");
@@ -46,7 +46,7 @@ class PreflightGateTest {
         TrainingJob job = Jobs.yaml(SPEC.replace("nodes: 4", "nodes: 1"));
 
         assertThat(Jobs.pods(job).getFirst().getSpec().getInitContainers()).extracting(Container::getName).containsExactly("load-dataset");
-        assertThat(TrainingJobModel.desired(job, "img").warnings()).contains("spec.preflight does nothing with one node: there is no link between nodes to measure");
+        assertThat(TrainingJobModel.desired(job, new OperatorDefaults("img", "rdma/rdma")).warnings()).contains("spec.preflight does nothing with one node: there is no link between nodes to measure");
     }
 
     private static List<Pod> placed(TrainingJob job) {

@@ -30,6 +30,64 @@ class TrainingJobModelTest {
         return trainer(pod).getEnv().stream().collect(Collectors.toMap(EnvVar::getName, EnvVar::getValue, (a, b) -> b));
     }
 
+    /** The sum of every pod's requests, as the scheduler counts a pod: its containers together, or its largest init container. */
+    private static Map<String, Quantity> podRequests(List<HasMetadata> objects) {
+        Map<String, Quantity> total = new java.util.TreeMap<>();
+        for (Pod pod : objects.stream().filter(Pod.class::isInstance).map(Pod.class::cast).toList()) {
+            Map<String, Quantity> own = new java.util.TreeMap<>();
+            pod.getSpec().getContainers().forEach(c -> c.getResources().getRequests().forEach((r, q) -> own.merge(r, q, Quantity::add)));
+            pod.getSpec().getInitContainers().stream().filter(c -> c.getResources() != null && c.getResources().getRequests() != null)
+                    .forEach(c -> c.getResources().getRequests().forEach((r, q) -> own.merge(r, q,
+                            (a, b) -> a.getNumericalAmount().compareTo(b.getNumericalAmount()) >= 0 ? a : b)));
+            own.forEach((r, q) -> total.merge(r, q, Quantity::add));
+        }
+        return total;
+    }
+
+    @Test
+    void thePodGroupAsksForExactlyWhatThePodsRequestInEveryAllocationMode() {
+        String base = "{image: pytorch, script: t.py, nodes: 3, gpusPerNode: 8, resources: {cpu: '48', memory: 800Gi}, "
+                + "scheduling: {scheduler: volcano}, ";
+        Map<String, String> modes = Map.of(
+                "device plugin", base + "rdma: {devicesPerNode: 8}}",
+                "device plugin with the preflight gate", base + "rdma: {devicesPerNode: 8}, preflight: {}}",
+                "another resource", base + "rdma: {resource: rdma/ib, devicesPerNode: 4}}",
+                "DRA", base + "rdma: {allocation: dra, devicesPerNode: 8}}",
+                "DRA with GPUs aligned", base + "rdma: {allocation: dra, alignWithGpus: true, devicesPerNode: 8}}",
+                "DRA with the preflight gate", base + "rdma: {allocation: dra, devicesPerNode: 8}, preflight: {}}");
+        modes.forEach((mode, spec) -> {
+            List<HasMetadata> objects = render(yaml(spec));
+            PodGroup group = objects.stream().filter(PodGroup.class::isInstance).map(PodGroup.class::cast).findFirst().orElseThrow();
+            assertThat(new java.util.TreeMap<>(group.getSpec().getMinResources())).as(mode).isEqualTo(podRequests(objects));
+        });
+        PodGroup dra = render(yaml(modes.get("DRA with GPUs aligned"))).stream().filter(PodGroup.class::isInstance)
+                .map(PodGroup.class::cast).findFirst().orElseThrow();
+        assertThat(dra.getSpec().getMinResources()).as("the claim brings the NICs and GPUs").doesNotContainKeys("rdma/rdma", "nvidia.com/gpu")
+                .containsEntry("cpu", new Quantity("144"));
+    }
+
+    @Test
+    void jobsThatNameNoRdmaResourceGetTheInstallations() {
+        TrainingJob job = yaml("{image: pytorch, script: t.py, nodes: 2, gpusPerNode: 8, rdma: {devicesPerNode: 8}, scheduling: {scheduler: volcano}}");
+
+        List<HasMetadata> objects = TrainingJobModel.desired(job, new OperatorDefaults("registry.local/railyard:1", "rdma/ib")).objects();
+
+        assertThat(trainer((Pod) objects.getLast()).getResources().getLimits()).containsEntry("rdma/ib", new Quantity("8"))
+                .doesNotContainKey("rdma/rdma");
+        assertThat(objects.stream().filter(PodGroup.class::isInstance).map(PodGroup.class::cast).findFirst().orElseThrow()
+                .getSpec().getMinResources()).containsEntry("rdma/ib", new Quantity("16"));
+    }
+
+    @Test
+    void eightGpusWithTheDefaultOneRdmaDeviceIsWarnedAbout() {
+        TrainingJob unset = yaml("{image: pytorch, script: t.py, nodes: 1, gpusPerNode: 8}");
+        TrainingJob set = yaml("{image: pytorch, script: t.py, nodes: 1, gpusPerNode: 8, rdma: {devicesPerNode: 8}}");
+
+        assertThat(TrainingJobModel.desired(unset, OperatorDefaults.STANDARD).warnings()).singleElement().asString()
+                .contains("devicesPerNode is not set", "1 rdma/rdma device for its 8 GPUs", "one rail");
+        assertThat(TrainingJobModel.desired(set, OperatorDefaults.STANDARD).warnings()).isEmpty();
+    }
+
     @Test
     void llamaOnRoceRendersAServicePodGroupAndTwoPods() {
         List<HasMetadata> objects = render(example("llama70b-roce.yaml"));
@@ -167,11 +225,11 @@ class TrainingJobModelTest {
 
     @Test
     void defaultSchedulerWarnsAboutGangDeadlocks() {
-        TrainingJob two = yaml("image: pytorch\nscript: t.py\nnodes: 2\ngpusPerNode: 8\n");
-        TrainingJob one = yaml("image: pytorch\nscript: t.py\nnodes: 1\ngpusPerNode: 8\n");
+        TrainingJob two = yaml("image: pytorch\nscript: t.py\nnodes: 2\ngpusPerNode: 8\nrdma: {devicesPerNode: 8}\n");
+        TrainingJob one = yaml("image: pytorch\nscript: t.py\nnodes: 1\ngpusPerNode: 8\nrdma: {devicesPerNode: 8}\n");
 
-        assertThat(TrainingJobModel.desired(two, "img").warnings()).singleElement().asString().contains("deadlock", "volcano or kueue");
-        assertThat(TrainingJobModel.desired(one, "img").warnings()).isEmpty();
+        assertThat(TrainingJobModel.desired(two, new OperatorDefaults("img", "rdma/rdma")).warnings()).singleElement().asString().contains("deadlock", "volcano or kueue");
+        assertThat(TrainingJobModel.desired(one, new OperatorDefaults("img", "rdma/rdma")).warnings()).isEmpty();
         assertThat(pods(two).getFirst().getSpec().getSchedulerName()).isNull();
     }
 

@@ -18,6 +18,7 @@ import io.fabric8.volcano.api.model.scheduling.v1beta1.PodGroup;
 import io.javaoperatorsdk.operator.Operator;
 import io.railyard.api.Names;
 import io.railyard.api.TrainingJob;
+import io.railyard.operator.model.OperatorDefaults;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -48,7 +49,7 @@ class TrainingJobReconcilerTest {
     static void start() {
         operator = new Operator(o -> o.withKubernetesClient(client).withCloseClientOnStop(false)
                 .withUseSSAToPatchPrimaryResource(false).withSSABasedCreateUpdateMatchForDependentResources(false));
-        reconciler = new TrainingJobReconciler("railyard:test", (namespace, pod) -> Optional.ofNullable(LOGS.get(pod)), CLOCK);
+        reconciler = new TrainingJobReconciler(new OperatorDefaults("railyard:test", "rdma/rdma"), (namespace, pod) -> Optional.ofNullable(LOGS.get(pod)), CLOCK);
         operator.register(reconciler);
         operator.start();
     }
