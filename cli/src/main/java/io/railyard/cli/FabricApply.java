@@ -100,10 +100,4 @@ final class FabricApply {
     private static String name(Map<String, Object> object) {
         return (String) ((Map<String, Object>) object.get("metadata")).get("name");
     }
-
-    /** The one line for an API that is not there: the scheduler's CRD is not installed. */
-    static Railyard.UsageException missingApi(ResourceDefinitionContext api, String flag, String install) {
-        return new Railyard.UsageException("the cluster has no " + api.getKind() + " API (" + api.getGroup() + "/" + api.getVersion() + "): "
-                + install + ", or leave out " + flag);
-    }
 }

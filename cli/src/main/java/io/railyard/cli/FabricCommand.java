@@ -39,7 +39,8 @@ import picocli.CommandLine.Model.CommandSpec;
         description = "Read the InfiniBand fabric (ibnetdiscover, iblinkinfo, ibqueryerrors: saved output, or the tools run here), "
                 + "show its tiers, rail groups and what is broken in it; print or apply node labels, Volcano HyperNodes and a Kueue Topology.",
         exitCodeListHeading = "%nExit codes:%n",
-        exitCodeList = {"0:no error finding", "1:an error finding", "2:usage error"})
+        exitCodeList = {"0:no error finding (with --exit-zero: the tools ran)", "1:an error finding, or the tools or the cluster failed",
+            "2:usage error"})
 final class FabricCommand implements Callable<Integer> {
     enum Output { text, json, yaml }
 
@@ -84,6 +85,10 @@ final class FabricCommand implements Callable<Integer> {
     @Option(names = "--ca-port", paramLabel = "PORT", description = "Its port (default: NCCL_IB_HCA's, else the tools' own choice).")
     Integer caPort;
 
+    @Option(names = "--exit-zero", description = "Exit 0 whatever the fabric shows, 1 only when the tools or the cluster fail: for a CronJob, "
+            + "as a real fabric always has a port down somewhere and a Job failing every run says nothing.")
+    boolean exitZero;
+
     @Option(names = "--timeout", defaultValue = "120", paramLabel = "SECONDS", description = "How long each tool may run (default: ${DEFAULT-VALUE}).")
     int timeoutSeconds;
 
@@ -122,7 +127,7 @@ final class FabricCommand implements Callable<Integer> {
                     .forEach(f -> spec.commandLine().getErr().println("fabric: " + f.id() + ": " + f.summary()));
         }
         out.flush();
-        return report.hasErrors() ? 1 : 0;
+        return report.hasErrors() && !exitZero ? 1 : 0;
     }
 
     private FabricReport report() {
@@ -244,21 +249,23 @@ final class FabricCommand implements Callable<Integer> {
             writer.labels(nodeLabels);
         }
         if (hyperNodes) {
-            apiCall(() -> writer.hyperNodes(hyper), FabricApply.HYPER_NODES, "--hyper-nodes", "install Volcano 1.12 or later");
+            skipIfNotServed(() -> writer.hyperNodes(hyper), FabricApply.HYPER_NODES, "--hyper-nodes", "install Volcano 1.12 or later");
         }
         if (kueueTopology) {
-            apiCall(() -> writer.kueueTopology(kueue), FabricApply.KUEUE_TOPOLOGIES, "--kueue-topology", "install Kueue 0.14 or later");
+            skipIfNotServed(() -> writer.kueueTopology(kueue), FabricApply.KUEUE_TOPOLOGIES, "--kueue-topology", "install Kueue 0.14 or later");
         }
     }
 
-    private static void apiCall(Runnable call, ResourceDefinitionContext api, String flag, String install) {
+    /** A scheduler the cluster does not run is one line, and the rest is still written: the labels are worth having alone. */
+    private void skipIfNotServed(Runnable call, ResourceDefinitionContext api, String flag, String install) {
         try {
             call.run();
         } catch (KubernetesClientException e) {
-            if (e.getCode() == 404) {
-                throw FabricApply.missingApi(api, flag, install);
+            if (e.getCode() != 404) {
+                throw e;
             }
-            throw e;
+            spec.commandLine().getErr().println("fabric: the cluster has no " + api.getKind() + " API (" + api.getGroup() + "/" + api.getVersion()
+                    + "): skipped; " + install + ", or leave out " + flag);
         }
     }
 

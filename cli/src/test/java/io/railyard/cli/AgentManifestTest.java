@@ -76,7 +76,8 @@ class AgentManifestTest {
         Path file = Files.createTempFile("agent", ".yaml");
         Files.writeString(file, map.getData().get("agent.yaml"));
 
-        assertThat(AgentConfig.load(file).resources()).extracting(r -> r.name()).containsExactly("rdma/rdma");
+        assertThat(AgentConfig.load(file).resources()).extracting(r -> r.name() + " " + r.mode())
+                .containsExactly("rdma/rdma EXCLUSIVE", "railyard.io/fabric-probe SHARED");
     }
 
     @Test

@@ -36,8 +36,9 @@ class FabricManifestTest {
         String[] args = fabric.getArgs().toArray(String[]::new);
         CommandLine.ParseResult parsed = Railyard.commandLine(args).parseArgs(args);
         assertThat(parsed.subcommand().commandSpec().name()).isEqualTo("fabric");
-        assertThat(fabric.getArgs()).contains("--labels", "--hyper-nodes", "--apply");
-        assertThat(fabric.getResources().getLimits()).containsKey("rdma/rdma");
+        assertThat(fabric.getArgs()).contains("--labels", "--hyper-nodes", "--apply", "--exit-zero");
+        assertThat(fabric.getResources().getLimits()).as("the agent's shared probe, not a port a training job would wait for")
+                .containsKey("railyard.io/fabric-probe").doesNotContainKey("rdma/rdma");
         assertThat(cronJob.getSpec().getConcurrencyPolicy()).isEqualTo("Forbid");
         assertThat(cronJob.getSpec().getJobTemplate().getSpec().getTemplate().getSpec().getNodeSelector())
                 .containsEntry("railyard.io/rdma.link-layer", "InfiniBand");

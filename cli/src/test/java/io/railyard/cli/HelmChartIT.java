@@ -168,18 +168,27 @@ class HelmChartIT {
 
         Map<String, JsonNode> custom = render("rdma.resourceName=rdma/ib", "fabric.enabled=true");
         assertThat(custom.get("ConfigMap/railyard-agent").path("data").path("agent.yaml").asText()).contains("- name: rdma/ib");
-        assertThat(container(custom, "CronJob/railyard-fabric").path("resources").path("limits").path("rdma/ib").asText()).isEqualTo("1");
+        JsonNode fabric = container(custom, "CronJob/railyard-fabric");
+        assertThat(fabric.path("resources").path("limits").has("rdma/ib")).as("a busy cluster has no exclusive port free").isFalse();
+        assertThat(fabric.path("resources").path("limits").path("railyard.io/fabric-probe").asText()).isEqualTo("1");
+        assertThat(texts(fabric.path("args"))).as("findings do not fail the Job").contains("--exit-zero");
+        assertThat(texts(container(custom, "Deployment/railyard-operator").path("args"))).as("jobs that name no resource request it")
+                .contains("--rdma-resource=rdma/ib");
 
         JsonNode watching = container(render("operator.watchNamespaces={team-a,team-b}"), "Deployment/railyard-operator");
         assertThat(texts(watching.path("args"))).containsSubsequence("--namespace=team-a", "--namespace=team-b");
 
-        Map<String, JsonNode> single = render("operator.leaderElection=false", "operator.replicas=1");
+        Map<String, JsonNode> single = render("operator.leaderElection=false");
         assertThat(single).doesNotContainKey("Role/railyard-operator-leader-election");
+        assertThat(single.get("Deployment/railyard-operator").path("spec").path("replicas").asInt())
+                .as("two replicas without leader election would both reconcile every job").isEqualTo(1);
         assertThat(texts(container(single, "Deployment/railyard-operator").path("args"))).contains("--leader-election-namespace=");
 
         Map<String, JsonNode> elsewhere = render("image.repository=registry.example.com/railyard", "image.tag=1.2.3",
                 "imagePullSecrets[0].name=regcred", "commonLabels.team=ml", "agent.config.resources[0].name=rdma/roce");
         assertThat(container(elsewhere, "DaemonSet/railyard-agent").path("image").asText()).isEqualTo("registry.example.com/railyard:1.2.3");
+        assertThat(texts(container(elsewhere, "Deployment/railyard-operator").path("args"))).as("the job pods' helper containers")
+                .contains("--railyard-image=registry.example.com/railyard:1.2.3");
         assertThat(elsewhere.get("Deployment/railyard-operator").path("spec").path("template").path("spec").path("imagePullSecrets").toString())
                 .contains("regcred");
         assertThat(elsewhere.values()).filteredOn(o -> !o.path("kind").asText().equals("CustomResourceDefinition"))   // crds/ is not templated
