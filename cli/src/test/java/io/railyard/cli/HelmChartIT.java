@@ -103,6 +103,9 @@ class HelmChartIT {
     void defaultsRenderTheObjectsOfTheKustomizeBase() throws Exception {
         Map<String, JsonNode> chart = render();
         Map<String, JsonNode> base = kustomize("deploy/");
+        assertThat(base.keySet()).as("deploy/ applies on a cluster without the Prometheus Operator")
+                .noneMatch(k -> k.startsWith("PodMonitor/") || k.startsWith("PrometheusRule/"));
+        base.putAll(kustomize("deploy/monitoring"));
         base.remove("Namespace/railyard-system");   // helm install --create-namespace makes the release's namespace
 
         assertThat(chart.keySet()).containsExactlyInAnyOrderElementsOf(base.keySet());
