@@ -3,6 +3,7 @@ package io.railyard.api;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.annotation.JsonPropertyDescription;
+import io.fabric8.generator.annotation.Max;
 import io.fabric8.generator.annotation.Min;
 import java.util.Map;
 
@@ -13,7 +14,8 @@ public class RdmaSpec {
     public String resource;
 
     @Min(1)
-    @JsonPropertyDescription("RDMA devices per pod (default 1).")
+    @Max(64)
+    @JsonPropertyDescription("RDMA devices per pod (default 1: one rail; a node with a NIC per GPU wants gpusPerNode).")
     public Integer devicesPerNode;
 
     /** How the pods get their NICs. */

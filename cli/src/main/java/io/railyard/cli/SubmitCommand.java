@@ -3,9 +3,12 @@ package io.railyard.cli;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.railyard.api.TrainingJob;
+import io.railyard.operator.model.OperatorDefaults;
+import io.railyard.operator.model.TrainingJobModel;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -24,7 +27,7 @@ final class SubmitCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
-    @Option(names = {"-f", "--file"}, required = true, description = "The TrainingJob YAML.")
+    @Option(names = {"-f", "--file"}, required = true, description = "The TrainingJob YAML, one job per document; - reads standard input.")
     Path file;
 
     @Option(names = "--wait", description = "Follow the job until it succeeds or fails.")
@@ -38,22 +41,34 @@ final class SubmitCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws InterruptedException {
-        TrainingJob job = RenderCommand.readValid(file, "submit");
+        List<TrainingJob> jobs = JobFile.readValid(file, "submit", System.in);
+        if (waitForEnd && jobs.size() > 1) {
+            throw new Railyard.UsageException(file + " holds " + jobs.size() + " TrainingJobs and --wait follows one: submit them without --wait"
+                    + " and follow each with railyard status NAME");
+        }
         PrintWriter out = spec.commandLine().getOut();
         try (KubernetesClient client = kube.connect()) {
-            if (job.getMetadata().getNamespace() == null) {
-                job.getMetadata().setNamespace(client.getNamespace() == null ? "default" : client.getNamespace());
+            for (TrainingJob job : jobs) {
+                TrainingJobModel.desired(job, OperatorDefaults.STANDARD).warnings()
+                        .forEach(warning -> spec.commandLine().getErr().println("submit: warning: " + job.getMetadata().getName() + ": " + warning));
+                create(client, job);
+                out.println("trainingjob " + job.getMetadata().getNamespace() + "/" + job.getMetadata().getName() + " created");
+                out.flush();
             }
-            String name = job.getMetadata().getNamespace() + "/" + job.getMetadata().getName();
-            try {
-                client.resource(job).create();
-            } catch (KubernetesClientException e) {
-                throw new Railyard.UsageException("cannot create TrainingJob " + name + ": "
-                        + (e.getCode() == 409 ? "it exists already (railyard status " + job.getMetadata().getName() + ")" : e.getMessage()));
-            }
-            out.println("trainingjob " + name + " created");
-            out.flush();
-            return waitForEnd ? follow(client, job, out) : 0;
+            return waitForEnd ? follow(client, jobs.getFirst(), out) : 0;
+        }
+    }
+
+    private static void create(KubernetesClient client, TrainingJob job) {
+        if (job.getMetadata().getNamespace() == null) {
+            job.getMetadata().setNamespace(client.getNamespace() == null ? "default" : client.getNamespace());
+        }
+        String name = job.getMetadata().getNamespace() + "/" + job.getMetadata().getName();
+        try {
+            client.resource(job).create();
+        } catch (KubernetesClientException e) {
+            throw new Railyard.UsageException("cannot create TrainingJob " + name + ": "
+                    + (e.getCode() == 409 ? "it exists already (railyard status " + job.getMetadata().getName() + ")" : e.getMessage()));
         }
     }
 

@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -28,10 +29,13 @@ class RenderCommandTest {
     }
 
     @Test
-    void jsonIsAListOfObjects() throws Exception {
+    void jsonIsAListKubectlReads() throws Exception {
         CommandRun run = CommandRun.of("render", "-f", EXAMPLES.resolve("ib-volcano.yaml").toString(), "-o", "json");
 
-        JsonNode objects = new ObjectMapper().readTree(run.out());
+        JsonNode list = new ObjectMapper().readTree(run.out());
+        assertThat(list.path("apiVersion").asText()).isEqualTo("v1");
+        assertThat(list.path("kind").asText()).isEqualTo("List");
+        JsonNode objects = list.path("items");
         assertThat(objects).hasSize(6);
         assertThat(objects.get(1).path("kind").asText()).isEqualTo("PodGroup");
         assertThat(objects.get(1).path("spec").path("minMember").asInt()).isEqualTo(4);
@@ -78,7 +82,63 @@ class RenderCommandTest {
         CommandRun run = CommandRun.of("render", "-f", job.toString());
 
         assertThat(run.exitCode()).isEqualTo(2);
-        assertThat(run.err()).startsWith("render: " + job + ": spec.rdma.devicesPerNodes: unknown field: line 4");
+        assertThat(run.err()).isEqualTo("render: " + job + ": spec.rdma.devicesPerNodes: unknown field\n");
+    }
+
+    @Test
+    void everyUnknownFieldAndWrongTypeOfEveryDocumentIsNamed() throws Exception {
+        Path jobs = Files.writeString(dir.resolve("jobs.yaml"), """
+                apiVersion: railyard.io/v1alpha1
+                kind: TrainingJob
+                metadata: {name: first, labels: {team: a}}
+                spec: {image: pytorch, script: t.py, nodes: 2, gpusPerNode: 8, gpuPerNode: 8, rdma: {devicesPerNodes: 4}}
+                ---
+                apiVersion: railyard.io/v1alpha1
+                kind: TrainingJob
+                metadata: {name: second}
+                spec: {image: pytorch, script: t.py, nodes: two, gpusPerNode: 8}
+                ---
+                apiVersion: railyard.io/v1alpha1
+                kind: TrainingJob
+                metadata: {name: third}
+                spec: {image: pytorch, script: t.py, nodes: 99999999999, gpusPerNode: 8, scheduling: {scheduler: slurm}}
+                ---
+                apiVersion: railyard.io/v1alpha1
+                kind: TrainingJob
+                metadata: {name: fourth}
+                spec: {image: pytorch, script: t.py, nodes: 2, gpusPerNode: 8, preflight: {minLineRatePercent: 120, timeoutSeconds: 5}}
+                """);
+
+        CommandRun run = CommandRun.of("render", "-f", jobs.toString());
+
+        assertThat(run.exitCode()).isEqualTo(2);
+        assertThat(run.out()).isEmpty();
+        assertThat(run.err().lines()).containsExactly(
+                "render: " + jobs + " (document 1): spec.gpuPerNode: unknown field",
+                "render: " + jobs + " (document 1): spec.rdma.devicesPerNodes: unknown field",
+                "render: " + jobs + " (document 2): spec.nodes: expected an integer, not 'two'",
+                "render: " + jobs + " (document 3): spec.nodes: 99999999999 is out of range (at most 2147483647)",
+                "render: " + jobs + " (document 4): spec.preflight.minLineRatePercent: must be between 1 and 100",
+                "render: " + jobs + " (document 4): spec.preflight.timeoutSeconds: must be at least 10");
+    }
+
+    @Test
+    void everyJobOfAFileIsRendered() throws Exception {
+        String one = Files.readString(EXAMPLES.resolve("ib-volcano.yaml"));
+        String two = Files.readString(EXAMPLES.resolve("llama70b-roce.yaml"));
+        Path jobs = Files.writeString(dir.resolve("jobs.yaml"), one + "\n---\n" + two);
+
+        CommandRun run = CommandRun.of("render", "-f", jobs.toString(), "-o", "json");
+
+        assertThat(run.exitCode()).as(run.err()).isZero();
+        JsonNode items = new ObjectMapper().readTree(run.out()).path("items");
+        List<String> services = new java.util.ArrayList<>();
+        items.forEach(item -> {
+            if (item.path("kind").asText().equals("Service")) {
+                services.add(item.path("metadata").path("name").asText());
+            }
+        });
+        assertThat(services).hasSize(2).doesNotHaveDuplicates();
     }
 
     @Test

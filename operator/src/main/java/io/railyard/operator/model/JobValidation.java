@@ -43,13 +43,13 @@ public final class JobValidation {
         notOption(errors, "spec.module", spec.module);
         atLeast(errors, "spec.nodes", spec.nodes, 1);
         atLeast(errors, "spec.gpusPerNode", spec.gpusPerNode, 1);
-        if (spec.masterPort != null && (spec.masterPort < 1 || spec.masterPort > 65535)) {
-            errors.add("spec.masterPort: must be between 1 and 65535");
+        between(errors, "spec.masterPort", spec.masterPort, 1, 65535);
+        if (spec.preflight != null) {
+            between(errors, "spec.preflight.minLineRatePercent", spec.preflight.minLineRatePercent, 1, 100);
+            between(errors, "spec.preflight.timeoutSeconds", spec.preflight.timeoutSeconds, 10, Integer.MAX_VALUE);
         }
         if (spec.rdma != null) {
-            if (spec.rdma.devicesPerNode != null && spec.rdma.devicesPerNode < 1) {
-                errors.add("spec.rdma.devicesPerNode: must be at least 1");
-            }
+            between(errors, "spec.rdma.devicesPerNode", spec.rdma.devicesPerNode, 1, 64);
             if (spec.rdma.resource != null && !RESOURCE_NAME.matcher(spec.rdma.resource).matches()) {
                 errors.add("spec.rdma.resource: must be an extended resource name such as rdma/rdma");
             }
@@ -97,6 +97,12 @@ public final class JobValidation {
             errors.add(field + ": is required");
         } else if (value != null && value < minimum) {
             errors.add(field + ": must be at least " + minimum);
+        }
+    }
+
+    private static void between(List<String> errors, String field, Integer value, int minimum, int maximum) {
+        if (value != null && (value < minimum || value > maximum)) {
+            errors.add(field + (maximum == Integer.MAX_VALUE ? ": must be at least " + minimum : ": must be between " + minimum + " and " + maximum));
         }
     }
 

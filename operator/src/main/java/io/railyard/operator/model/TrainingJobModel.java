@@ -36,7 +36,7 @@ public final class TrainingJobModel {
             warnings.add("spec.preflight does nothing with one node: there is no link between nodes to measure");
         }
         if (!settings.dra() && settings.rdmaDevicesDefaulted() && job.getSpec().gpusPerNode > 1) {
-            warnings.add("spec.rdma.devicesPerNode is not set: each pod gets 1 " + settings.rdmaResource() + " device for its "
+            warnings.add("spec.rdma.devicesPerNode is not set: each pod gets 1 RDMA device for its "
                     + job.getSpec().gpusPerNode + " GPUs, so NCCL uses one rail; set devicesPerNode to the node's RDMA ports ("
                     + job.getSpec().gpusPerNode + " on a node with a NIC per GPU)");
         }

@@ -67,6 +67,42 @@ class CrdSchemaTest {
         assertThat(validate("apiVersion: railyard.io/v1alpha1\nkind: TrainingJob\nmetadata: {name: j}\n" + spec)).isNotEmpty();
     }
 
+    /** Every bound the schema gives a number is one JobValidation enforces too: render never accepts what the API server refuses. */
+    @Test
+    void jobValidationRefusesEveryValueOutsideTheSchemasBounds() throws Exception {
+        JsonNode spec = crd.path("spec").path("versions").get(0).path("schema").path("openAPIV3Schema").path("properties").path("spec");
+        List<String> bounded = new java.util.ArrayList<>();
+        bounds(spec, "spec", bounded);
+        assertThat(bounded).contains("spec.nodes < 1", "spec.rdma.devicesPerNode > 64", "spec.preflight.minLineRatePercent > 100",
+                "spec.preflight.timeoutSeconds < 10", "spec.masterPort > 65535");
+        for (String bound : bounded) {
+            String[] parts = bound.split(" ");
+            com.fasterxml.jackson.databind.node.ObjectNode job = (com.fasterxml.jackson.databind.node.ObjectNode) YAML.readTree(
+                    "{apiVersion: railyard.io/v1alpha1, kind: TrainingJob, metadata: {name: j}, spec: {image: p, script: t.py, nodes: 2, gpusPerNode: 8}}");
+            com.fasterxml.jackson.databind.node.ObjectNode parent = job;
+            String[] path = parts[0].split("\\.");
+            for (int i = 0; i < path.length - 1; i++) {
+                parent = parent.has(path[i]) ? (com.fasterxml.jackson.databind.node.ObjectNode) parent.get(path[i]) : parent.putObject(path[i]);
+            }
+            parent.put(path[path.length - 1], Long.parseLong(parts[2]) + (parts[1].equals("<") ? -1 : 1));
+
+            List<String> errors = JobValidation.errors(YAML.treeToValue(job, io.railyard.api.TrainingJob.class));
+
+            assertThat(validate(job.toString())).as(bound).isNotEmpty();
+            assertThat(errors).as(bound).anyMatch(error -> error.startsWith(parts[0] + ":"));
+        }
+    }
+
+    private static void bounds(JsonNode schema, String path, List<String> bounded) {
+        if (schema.has("minimum")) {
+            bounded.add(path + " < " + schema.path("minimum").asLong());
+        }
+        if (schema.has("maximum")) {
+            bounded.add(path + " > " + schema.path("maximum").asLong());
+        }
+        schema.path("properties").properties().forEach(property -> bounds(property.getValue(), path + "." + property.getKey(), bounded));
+    }
+
     @Test
     void carriesTheExactlyOneRulesAsCel() {
         String text = crd.toString();

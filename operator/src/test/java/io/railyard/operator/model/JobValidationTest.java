@@ -28,7 +28,7 @@ class JobValidationTest {
         "image: pytorch\\nscript: t.py\\nmodule: m\\nnodes: 2\\ngpusPerNode: 8       | spec: exactly one of script or module must be set",
         "image: pytorch\\nscript: --help\\nnodes: 2\\ngpusPerNode: 8                 | spec.script: must not start with '-'",
         "image: pytorch\\nscript: t.py\\nnodes: 2\\ngpusPerNode: 8\\nmasterPort: 70000 | spec.masterPort: must be between 1 and 65535",
-        "image: pytorch\\nscript: t.py\\nnodes: 2\\ngpusPerNode: 8\\nrdma: {devicesPerNode: 0} | spec.rdma.devicesPerNode: must be at least 1",
+        "image: pytorch\\nscript: t.py\\nnodes: 2\\ngpusPerNode: 8\\nrdma: {devicesPerNode: 0} | spec.rdma.devicesPerNode: must be between 1 and 64",
         "image: pytorch\\nscript: t.py\\nnodes: 2\\ngpusPerNode: 8\\nrdma: {resource: rdma} | spec.rdma.resource: must be an extended resource name such as rdma/rdma",
         "image: pytorch\\nscript: t.py\\nnodes: 2\\ngpusPerNode: 8\\ndataset: {claimName: a, hostPath: /b, mountPath: /data} | spec.dataset: exactly one of claimName, hostPath or emptyDir must be set",
         "image: pytorch\\nscript: t.py\\nnodes: 2\\ngpusPerNode: 8\\nmodel: {emptyDir: true, mountPath: models} | spec.model.mountPath: must be an absolute path",

@@ -84,7 +84,7 @@ class TrainingJobModelTest {
         TrainingJob set = yaml("{image: pytorch, script: t.py, nodes: 1, gpusPerNode: 8, rdma: {devicesPerNode: 8}}");
 
         assertThat(TrainingJobModel.desired(unset, OperatorDefaults.STANDARD).warnings()).singleElement().asString()
-                .contains("devicesPerNode is not set", "1 rdma/rdma device for its 8 GPUs", "one rail");
+                .contains("devicesPerNode is not set", "1 RDMA device for its 8 GPUs", "one rail");
         assertThat(TrainingJobModel.desired(set, OperatorDefaults.STANDARD).warnings()).isEmpty();
     }
 
