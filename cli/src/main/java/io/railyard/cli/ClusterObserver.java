@@ -28,9 +28,17 @@ final class ClusterObserver {
 
     private ClusterObserver() {}
 
-    /** Connects with the first credentials found; none found is not an error, only a skipped check. */
+    /** Connects with the first credentials found; none found is not an error, only a skipped check, and a kubeconfig that cannot be used a warning. */
     static ClusterAccess observe(Path kubeconfig, Map<String, String> environment, String nodeName) {
-        Config config = KubeClients.config(kubeconfig, environment);
+        Config config;
+        try {
+            config = KubeClients.config(kubeconfig, environment);
+        } catch (Railyard.UsageException e) {
+            if (kubeconfig != null) {
+                throw e; // a file the user named: a mistake to fix now
+            }
+            return new ClusterAccess.Unreachable(e.getMessage()); // a stale KUBECONFIG costs the kubernetes check, not the node's
+        }
         if (config == null) {
             return new ClusterAccess.NoCredentials("no kubeconfig and no in-cluster credentials");
         }

@@ -12,6 +12,8 @@ import java.net.UnknownHostException;
 import java.net.http.HttpTimeoutException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.List;
 import java.util.Map;
 import javax.net.ssl.SSLException;
 import picocli.CommandLine.Option;
@@ -61,23 +63,37 @@ final class KubeClients {
     }
 
     /**
-     * The first credentials found: the kubeconfig given, else KUBECONFIG's first file, else ~/.kube/config, else the
-     * in-cluster service account; null when there are none. Short timeouts and no retries: a person is waiting.
+     * The first credentials found: the kubeconfig given, else KUBECONFIG's files merged as kubectl merges them, else
+     * ~/.kube/config, else the in-cluster service account; null when there are none. Short timeouts and no retries: a
+     * person is waiting.
      */
     static Config config(Path kubeconfig, Map<String, String> environment) {
-        Path file = kubeconfig;
-        if (file == null && !environment.getOrDefault("KUBECONFIG", "").isBlank()) {
-            file = Path.of(environment.get("KUBECONFIG").split(File.pathSeparator)[0]);
-        }
-        if (file == null && environment.containsKey("HOME") && Files.isRegularFile(Path.of(environment.get("HOME"), ".kube", "config"))) {
-            file = Path.of(environment.get("HOME"), ".kube", "config");
-        }
+        String variable = environment.getOrDefault("KUBECONFIG", "");
         Config base;
-        if (file != null) {
+        if (kubeconfig != null) {
             try {
-                base = fromKubeconfig(file, Files.readString(file));
+                base = fromKubeconfig("the kubeconfig " + kubeconfig, Files.readString(kubeconfig));
             } catch (IOException e) {
-                throw Railyard.UsageException.unreadable((kubeconfig != null ? "--kubeconfig " : "the kubeconfig ") + file, e);
+                throw Railyard.UsageException.unreadable("--kubeconfig " + kubeconfig, e);
+            }
+        } else if (!variable.isBlank()) {
+            List<Path> files = Arrays.stream(variable.split(File.pathSeparator)).filter(f -> !f.isBlank()).map(Path::of).toList();
+            String merged;
+            try {
+                merged = KubeconfigMerge.merge(files);
+            } catch (IOException e) {
+                throw Railyard.UsageException.unreadable("the kubeconfig of KUBECONFIG=" + variable, e);
+            }
+            if (merged == null) {
+                throw new Railyard.UsageException("KUBECONFIG=" + variable + " names no file that exists: set it to your kubeconfig, or unset it");
+            }
+            base = fromKubeconfig("the kubeconfig of KUBECONFIG=" + variable, merged);
+        } else if (environment.containsKey("HOME") && Files.isRegularFile(Path.of(environment.get("HOME"), ".kube", "config"))) {
+            Path file = Path.of(environment.get("HOME"), ".kube", "config");
+            try {
+                base = fromKubeconfig("the kubeconfig " + file, Files.readString(file));
+            } catch (IOException e) {
+                throw Railyard.UsageException.unreadable("the kubeconfig " + file, e);
             }
         } else if (environment.containsKey("KUBERNETES_SERVICE_HOST") && Files.isReadable(SERVICE_ACCOUNT_TOKEN)) {
             base = Config.autoConfigure(null);
@@ -92,7 +108,7 @@ final class KubeClients {
     }
 
     /** fabric8 fails on an empty or malformed kubeconfig with whatever exception its parser throws. */
-    private static Config fromKubeconfig(Path file, String content) {
+    private static Config fromKubeconfig(String what, String content) {
         try {
             if (content.isBlank()) {
                 throw new IllegalArgumentException("it is empty");
@@ -103,7 +119,7 @@ final class KubeClients {
             }
             return config;
         } catch (RuntimeException e) {
-            throw new Railyard.UsageException("the kubeconfig " + file + " is not one that names a cluster ("
+            throw new Railyard.UsageException(what + " is not one that names a cluster ("
                     + firstLine(String.valueOf(e.getMessage())) + "): give a kubeconfig with a current-context");
         }
     }

@@ -94,6 +94,39 @@ class ClusterObserverTest {
         assertThat(run.out()).contains("node gpu-roce-77 is not in the cluster");
     }
 
+    private CommandRun doctorWithKubeconfigVariable(String variable) {
+        String root = ExampleNodes.write(ExampleNodes.ROCE, dir.resolve("node")).root().toString();
+        return CommandRun.of("doctor", "--root", root, "--env", "KUBECONFIG=" + variable);
+    }
+
+    @Test
+    void aStaleKubeconfigVariableCostsOnlyTheKubernetesCheck() {
+        String missing = dir.resolve("gone/config").toString();
+
+        CommandRun run = doctorWithKubeconfigVariable(missing);
+
+        assertThat(run.exitCode()).as(run.err()).isZero();
+        assertThat(run.out()).contains("✅ link").contains("✅ nccl-env")
+                .contains("⚠️  kubernetes        cannot ask the Kubernetes API: KUBECONFIG=" + missing + " names no file that exists");
+    }
+
+    @Test
+    void aKubeconfigListIsMergedAsKubectlDoesSkippingMissingFiles() throws Exception {
+        pluginPod("railyard-agent-x7k2p", "gpu-roce-01", true);
+        Path extra = Files.writeString(dir.resolve("extra"), """
+                apiVersion: v1
+                kind: Config
+                users:
+                - name: someone-else
+                  user: {token: other}
+                """);
+        String list = String.join(java.io.File.pathSeparator, dir.resolve("missing").toString(), extra.toString(), kubeconfig.toString());
+
+        CommandRun run = doctorWithKubeconfigVariable(list);
+
+        assertThat(run.out()).as(run.err()).contains("✅ kubernetes        gpu-roce-01 offers 4 rdma/rdma through a ready device plugin");
+    }
+
     @Test
     void unreadableKubeconfigIsAUsageError() {
         kubeconfig = dir.resolve("missing-kubeconfig");
