@@ -62,6 +62,10 @@ final class AnalyzeCommand implements Callable<Integer> {
             reports.forEach(report -> out.print(text(report)));
         }
         out.flush();
+        if (reports.stream().allMatch(AnalyzeCommand::unread)) {
+            spec.commandLine().getErr().println("analyze: no input held anything to analyze (see above): give NCCL logs or RDMA tool output");
+            return Railyard.USAGE;
+        }
         return reports.stream().anyMatch(LogReport::hasErrors) ? 1 : 0;
     }
 
@@ -79,6 +83,11 @@ final class AnalyzeCommand implements Callable<Integer> {
         } catch (IOException e) {
             throw Railyard.UsageException.unreadable(file, e);
         }
+    }
+
+    /** Nothing in it was a format analyze reads, and it gave no finding. */
+    private static boolean unread(LogReport report) {
+        return report.findings().isEmpty() && List.of("empty", "binary", "unknown").contains(report.kind());
     }
 
     private static Map<String, Object> json(LogReport report) {
@@ -153,7 +162,13 @@ final class AnalyzeCommand implements Callable<Integer> {
             }
         }
         if (report.findings().isEmpty()) {
-            text.append("  nothing to report\n");
+            text.append(switch (report.kind()) {
+                case "empty" -> "  the input is empty: nothing was analyzed\n";
+                case "binary" -> "  not text (a binary file?): nothing was analyzed; give the log or tool output itself\n";
+                case "unknown" -> "  no line of a format analyze reads (NCCL debug log, nccl-tests, perftest, ibstat, ibv_devinfo,"
+                        + " ibqueryerrors, PyTorch, device plugin): nothing was analyzed\n";
+                default -> "  nothing to report\n";
+            });
         }
         return text.toString();
     }

@@ -78,6 +78,34 @@ class AnalyzeCommandTest {
     }
 
     @Test
+    void anEmptyBinaryOrUnknownInputIsSaidSoNotReportedHealthy(@TempDir Path dir) throws Exception {
+        Path empty = Files.writeString(dir.resolve("empty.log"), "");
+        Path binary = Files.write(dir.resolve("core"), new byte[] {0x7f, 'E', 'L', 'F', 2, 1, 1, 0, 0, 0, '\n', 0, 3, 0});
+        Path shopping = Files.writeString(dir.resolve("notes.txt"), "eggs\nmilk\nbread\n");
+
+        CommandRun run = CommandRun.of("analyze", empty.toString(), binary.toString(), shopping.toString());
+
+        assertThat(run.exitCode()).isEqualTo(2);
+        assertThat(run.out()).doesNotContain("nothing to report")
+                .contains(empty + ": empty\n  the input is empty: nothing was analyzed")
+                .contains(binary + ": binary\n  not text (a binary file?): nothing was analyzed")
+                .contains(shopping + ": unknown\n  no line of a format analyze reads");
+        assertThat(run.err()).startsWith("analyze: no input held anything to analyze").hasLineCount(1);
+        assertThat(CommandRun.of("analyze", shopping.toString(), LOGS.resolve("nccl-ib-gdr-ok-aks-01.log").toString()).exitCode())
+                .as("one input that was analyzed is enough").isZero();
+    }
+
+    @Test
+    void utf8InTheEvidenceIsShownAsWritten(@TempDir Path dir) throws Exception {
+        Path log = Files.writeString(dir.resolve("nœud.log"), "nœud-1:12:12 [0] NCCL WARN NET/IB : Got completion from peer 10.0.0.2 "
+                + "with status=12 opcode=0 len=0 vendor err 129 (Recv) hca mlx5_0 — réessayé\n");
+
+        CommandRun run = CommandRun.of("analyze", log.toString());
+
+        assertThat(run.out()).contains("line 1: nœud-1:12:12 [0] NCCL WARN").contains("— réessayé");
+    }
+
+    @Test
     void missingFileIsAUsageError() {
         CommandRun run = CommandRun.of("analyze", "nope.log");
 

@@ -29,7 +29,7 @@ final class Findings {
         Entry entry = entries.computeIfAbsent(id, k -> new Entry(severity, summary, remedy, new ArrayList<>(), new long[1]));
         entry.count[0]++;
         if (entry.evidence.size() < EVIDENCE_KEPT) {
-            String text = lineText.strip();
+            String text = Line.readable(lineText).strip();
             entry.evidence.add(new Evidence(file, lineNumber, text.length() > TEXT_KEPT ? text.substring(0, TEXT_KEPT) + "…" : text));
         }
     }

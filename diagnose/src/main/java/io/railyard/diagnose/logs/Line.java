@@ -1,5 +1,9 @@
 package io.railyard.diagnose.logs;
 
+import java.nio.ByteBuffer;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.StandardCharsets;
+
 /**
  * One line of an input, as a range of a larger Latin-1 string (the bytes of the chunk being read): searches use the
  * JDK's vectorized {@code String.indexOf}, and a line becomes a String of its own only when it matters.
@@ -100,5 +104,20 @@ public final class Line {
             text = chunk.substring(start, end);
         }
         return text;
+    }
+
+    /**
+     * Text of a line as a person reads it: the bytes decoded as UTF-8 (hostnames, paths and messages in logs are), or
+     * as they are when they are not UTF-8.
+     */
+    static String readable(String latin1) {
+        if (latin1.chars().allMatch(c -> c < 0x80)) {
+            return latin1;
+        }
+        try {
+            return StandardCharsets.UTF_8.newDecoder().decode(ByteBuffer.wrap(latin1.getBytes(StandardCharsets.ISO_8859_1))).toString();
+        } catch (CharacterCodingException e) {
+            return latin1;
+        }
     }
 }

@@ -41,7 +41,9 @@ public final class LogAnalysis {
         RdmaStackAnalyzer stack = new RdmaStackAnalyzer(findings);
         analyzers.put("rdma-stack", stack);
         List<Analyzer> all = List.copyOf(analyzers.values());
-        LineReader.forEachLine(decompressed(input), line -> {
+        InputStream text = decompressed(input);
+        boolean binary = startsBinary(text);
+        long lines = LineReader.forEachLine(text, line -> {
             int info = line.indexOf(NCCL_INFO, 0);
             if (info >= 0) {
                 nccl.acceptInfo(line, info + NCCL_INFO.length()); // NCCL's own lines, most of a large log: no other tool prints them
@@ -61,6 +63,9 @@ public final class LogAnalysis {
                 .filter(e -> e.getValue().hits() > 0)
                 .max((a, b) -> Long.compare(a.getValue().hits(), b.getValue().hits()))
                 .ifPresent(e -> report.kind = e.getValue() == portTools ? portTools.kind() : e.getValue() == stack ? stack.kind() : e.getKey());
+        if ("unknown".equals(report.kind) && (lines == 0 || binary)) {
+            report.kind = lines == 0 ? "empty" : "binary"; // said as such: "unknown" would read as a log with nothing wrong
+        }
         if (analyzers.get("nccl-tests").hits() > 0 && ("nccl-log".equals(report.kind) || stack.hits() > 0)) {
             // nccl-tests run with NCCL_DEBUG=INFO, or under mpirun with its warnings: the NCCL lines still fill the nccl facts
             report.kind = "nccl-tests";
@@ -82,6 +87,20 @@ public final class LogAnalysis {
             MemorySegment mapped = channel.map(FileChannel.MapMode.READ_ONLY, 0, channel.size(), arena);
             return analyze(file.toString(), new MappedInput(mapped), lineRateGbps);
         }
+    }
+
+    /** A NUL byte in the first 8 KiB: no log or tool output has one, a binary file nearly always does. */
+    private static boolean startsBinary(InputStream text) throws IOException {
+        byte[] head = new byte[8192];
+        text.mark(head.length);
+        int read = text.readNBytes(head, 0, head.length);
+        text.reset();
+        for (int i = 0; i < read; i++) {
+            if (head[i] == 0) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private static InputStream decompressed(InputStream input) throws IOException {
