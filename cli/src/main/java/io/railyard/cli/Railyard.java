@@ -40,10 +40,14 @@ public final class Railyard {
     /** The same, with the commands made by {@code factory}: tests hand a command the pieces a cluster would give it. */
     static int run(PrintWriter out, PrintWriter err, CommandLine.IFactory factory, String... args) {
         CommandLine commandLine = commandLine(factory, args).setOut(out).setErr(err);
+        if (args.length == 0) { // as kubectl does: the commands, not a complaint
+            commandLine.usage(out);
+            out.flush();
+            return 0;
+        }
         commandLine.setParameterExceptionHandler((e, ignored) -> {
             CommandLine command = e.getCommandLine();
-            command.getErr().println(command.getCommandName() + ": " + e.getMessage()
-                    + " (see " + qualifiedName(command) + " --help)");
+            command.getErr().println(command.getCommandName() + ": " + problem(e) + " (see " + qualifiedName(command) + " --help)");
             return USAGE;
         });
         commandLine.setExecutionExceptionHandler((e, command, ignored) -> {
@@ -81,6 +85,18 @@ public final class Railyard {
                 .toList();
         (named.isEmpty() ? SUBCOMMANDS : named).forEach(commandLine::addSubcommand);
         return commandLine;
+    }
+
+    /** An unknown command or option names the nearest one there is. */
+    private static String problem(CommandLine.ParameterException e) {
+        if (e instanceof CommandLine.UnmatchedArgumentException unmatched && !unmatched.getUnmatched().isEmpty()) {
+            String first = unmatched.getUnmatched().getFirst();
+            List<String> near = unmatched.getSuggestions();
+            String what = e.getCommandLine().getParent() == null && !first.startsWith("-") ? "unknown command '" + first + "'"
+                    : "unknown " + (first.startsWith("-") ? "option" : "argument") + " '" + first + "'";
+            return near.isEmpty() ? what : what + ": did you mean " + near.getFirst() + "?";
+        }
+        return e.getMessage();
     }
 
     private static String qualifiedName(CommandLine command) {

@@ -29,6 +29,17 @@ class RailyardTest {
         CommandRun run = CommandRun.of("analyse", "x.log");
 
         assertThat(run.exitCode()).isEqualTo(Railyard.USAGE);
-        assertThat(run.err()).contains("railyard: Unmatched arguments").contains("see railyard --help");
+        assertThat(run.err()).isEqualTo("railyard: unknown command 'analyse': did you mean analyze? (see railyard --help)\n");
+        assertThat(CommandRun.of("doctor", "--rooot", "/").err())
+                .isEqualTo("doctor: unknown option '--rooot': did you mean --root? (see railyard doctor --help)\n");
+    }
+
+    @Test
+    void noArgumentsListsTheCommands() {
+        CommandRun run = CommandRun.of();
+
+        assertThat(run.exitCode()).isZero();
+        assertThat(run.out()).startsWith("Usage: railyard").contains("doctor", "analyze", "render", "preflight", "fabric");
+        assertThat(run.err()).isEmpty();
     }
 }
