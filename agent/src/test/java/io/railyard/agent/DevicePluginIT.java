@@ -174,6 +174,20 @@ class DevicePluginIT {
     }
 
     @Test
+    void theAnswerListsThePortsInDeviceOrderWhateverOrderTheKubeletAskedIn() throws Exception {
+        DevicePluginGrpc.DevicePluginBlockingStub plugin = start(ExampleNodes.TWELVE_HCAS, AgentConfig.defaults());
+
+        // the kubelet's device IDs are a set: two nodes of one job may ask in different orders
+        ContainerAllocateResponse one = plugin.allocate(request("mlx5_10:1", "mlx5_2:1", "mlx5_1:1")).getContainerResponses(0);
+        ContainerAllocateResponse other = plugin.allocate(request("mlx5_1:1", "mlx5_10:1", "mlx5_2:1")).getContainerResponses(0);
+
+        assertThat(one.getEnvsMap()).containsEntry("NCCL_IB_HCA", "=mlx5_1:1,mlx5_2:1,mlx5_10:1");
+        assertThat(one.getEnvsOrThrow("RAILYARD_RDMA_DEVICES")).isEqualTo(other.getEnvsOrThrow("RAILYARD_RDMA_DEVICES"));
+        assertThat(new ObjectMapper().readTree(one.getEnvsOrThrow("RAILYARD_RDMA_DEVICES"))).extracting(d -> d.path("hca").asText())
+                .containsExactly("mlx5_1", "mlx5_2", "mlx5_10");
+    }
+
+    @Test
     void unknownDeviceIsRefusedByName() throws Exception {
         DevicePluginGrpc.DevicePluginBlockingStub plugin = start(ExampleNodes.ROCE, AgentConfig.defaults());
 

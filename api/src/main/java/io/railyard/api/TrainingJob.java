@@ -1,5 +1,9 @@
 package io.railyard.api;
 
+import com.fasterxml.jackson.annotation.JsonIgnore;
+import java.util.ArrayList;
+import java.util.List;
+
 import io.fabric8.crd.generator.annotation.AdditionalPrinterColumn;
 import io.fabric8.kubernetes.api.model.Namespaced;
 import io.fabric8.kubernetes.client.CustomResource;
@@ -17,4 +21,13 @@ import io.fabric8.kubernetes.model.annotation.Version;
 @AdditionalPrinterColumn(name = "Restarts", jsonPath = ".status.restarts", type = AdditionalPrinterColumn.Type.INTEGER)
 @AdditionalPrinterColumn(name = "RDMA", jsonPath = ".status.rdma.verified", type = AdditionalPrinterColumn.Type.STRING)
 @AdditionalPrinterColumn(name = "Age", jsonPath = ".metadata.creationTimestamp", type = AdditionalPrinterColumn.Type.DATE)
-public class TrainingJob extends CustomResource<TrainingJobSpec, TrainingJobStatus> implements Namespaced {}
+public class TrainingJob extends CustomResource<TrainingJobSpec, TrainingJobStatus> implements Namespaced {
+    /** Fields or values of the stored object the classes here could not read, by path; never written back. */
+    @JsonIgnore
+    private final transient List<String> unreadFields = new ArrayList<>();
+
+    /** What of this object could not be read ({@code spec.elasticPolicy: unknown field}): empty for a job read whole. */
+    public List<String> unreadFields() {
+        return unreadFields;
+    }
+}

@@ -5,6 +5,7 @@ import io.fabric8.kubernetes.client.ConfigBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import java.io.File;
 import java.io.IOException;
 import java.net.ConnectException;
@@ -44,15 +45,24 @@ final class KubeClients {
         return connect(kubeconfig);
     }
 
-    /** A client that has answered once (GET /version), so that a command fails before it starts its work. */
     static KubernetesClient connect(Path kubeconfig) {
+        return connect(kubeconfig, new KubernetesSerialization());
+    }
+
+    /** The same, reading and writing objects through the serialization given. */
+    KubernetesClient connect(KubernetesSerialization serialization) {
+        return connect(kubeconfig, serialization);
+    }
+
+    /** A client that has answered once (GET /version), so that a command fails before it starts its work. */
+    static KubernetesClient connect(Path kubeconfig, KubernetesSerialization serialization) {
         Config config = config(kubeconfig, System.getenv());
         if (config == null) {
             throw new Railyard.UsageException("no Kubernetes cluster to talk to: KUBECONFIG is not set, ~/.kube/config does not exist and"
                     + " there is no in-cluster service account; give --kubeconfig FILE or set KUBECONFIG");
         }
         connected = config;
-        KubernetesClient client = new KubernetesClientBuilder().withConfig(config).build();
+        KubernetesClient client = new KubernetesClientBuilder().withConfig(config).withKubernetesSerialization(serialization).build();
         try {
             client.getKubernetesVersion();
             return client;

@@ -6,7 +6,9 @@ import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import io.railyard.agent.metrics.MetricsServer;
 import java.net.InetSocketAddress;
 import io.javaoperatorsdk.operator.api.config.LeaderElectionConfiguration;
+import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import io.railyard.operator.model.OperatorDefaults;
+import io.railyard.operator.reconcile.LenientReading;
 import io.railyard.operator.reconcile.TrainingJobReconciler;
 import java.time.Clock;
 import java.util.ArrayList;
@@ -43,9 +45,10 @@ final class OperatorCommand implements Callable<Integer> {
     public Integer call() throws Exception {
         ServiceLog.railyardAtInfo();
         OperatorDefaults defaults = installation.defaults();
-        KubernetesClient client = kube.connect(); // fails in one line, before the operator's threads start
+        KubernetesSerialization serialization = LenientReading.serialization(); // one unreadable job must not stop the others
+        KubernetesClient client = kube.connect(serialization); // fails in one line, before the operator's threads start
         Operator operator = new Operator(o -> {
-            o.withKubernetesClient(client);
+            o.withKubernetesClient(client).withResourceCloner(LenientReading.cloner(serialization));
             if (leaseNamespace != null && !leaseNamespace.isBlank()) {
                 o.withLeaderElectionConfiguration(new LeaderElectionConfiguration("railyard-operator", leaseNamespace));
             }

@@ -102,6 +102,11 @@ public final class TrainingJobReconciler implements Reconciler<TrainingJob>, Cle
         if ("Succeeded".equals(status.phase) || "Failed".equals(status.phase)) {
             return finished(job, client, status);
         }
+        if (!job.unreadFields().isEmpty()) {
+            writer.fail("UnreadableSpec", "the operator cannot read " + String.join("; ", job.unreadFields())
+                    + ": is the CRD newer than the operator? Upgrade the operator, or remove the field");
+            return patch(job, before, status);
+        }
         List<String> errors = JobValidation.errors(job);
         if (!errors.isEmpty()) {
             writer.fail("InvalidSpec", String.join("; ", errors));

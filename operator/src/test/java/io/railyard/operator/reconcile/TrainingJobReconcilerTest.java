@@ -47,7 +47,12 @@ class TrainingJobReconcilerTest {
 
     @BeforeAll
     static void start() {
-        operator = new Operator(o -> o.withKubernetesClient(client).withCloseClientOnStop(false)
+        // the operator's own client reads leniently, as OperatorCommand's does; the test's client writes what the API server holds
+        var serialization = LenientReading.serialization();
+        KubernetesClient operatorClient = new io.fabric8.kubernetes.client.KubernetesClientBuilder().withConfig(client.getConfiguration())
+                .withKubernetesSerialization(serialization).build();
+        operator = new Operator(o -> o.withKubernetesClient(operatorClient).withCloseClientOnStop(true)
+                .withResourceCloner(LenientReading.cloner(serialization))
                 .withUseSSAToPatchPrimaryResource(false).withSSABasedCreateUpdateMatchForDependentResources(false));
         reconciler = new TrainingJobReconciler(new OperatorDefaults("railyard:test", "rdma/rdma"), (namespace, pod) -> Optional.ofNullable(LOGS.get(pod)), CLOCK);
         operator.register(reconciler);
@@ -113,6 +118,49 @@ class TrainingJobReconcilerTest {
                     assertThat(event.getInvolvedObject().getName()).isEqualTo("gang");
                     assertThat(event.getReason()).isEqualTo("AllRanksRunning");
                 }));
+    }
+
+    @Test
+    void aNewJobsSpecWarningsBecomeWarningEvents() throws Exception {
+        create("one-rail", "{image: pytorch, script: t.py, nodes: 1, gpusPerNode: 8}");
+
+        await().atMost(Duration.ofSeconds(20)).untilAsserted(() -> assertThat(client.v1().events().inNamespace("ns").list().getItems())
+                .anySatisfy(event -> {
+                    assertThat(event.getInvolvedObject().getName()).isEqualTo("one-rail");
+                    assertThat(event.getType()).isEqualTo("Warning");
+                    assertThat(event.getReason()).isEqualTo("SpecWarning");
+                    assertThat(event.getMessage()).contains("devicesPerNode is not set", "one rail");
+                }));
+    }
+
+    private static final io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext FUTURE = new io.fabric8.kubernetes.client.dsl.base
+            .ResourceDefinitionContext.Builder().withGroup("railyard.io").withVersion("v1alpha1").withKind("TrainingJob").withPlural("trainingjobs")
+            .withNamespaced(true).build();
+
+    @Test
+    void aJobTheOperatorCannotReadIsNamedAndTheOthersGoOn() throws Exception {
+        // as after a CRD upgrade that added a field, or a CRUD mock that prunes nothing: the API server hands it over
+        client.genericKubernetesResources(FUTURE).inNamespace("ns").resource(new ObjectMapper(new YAMLFactory())
+                .readValue("""
+                        apiVersion: railyard.io/v1alpha1
+                        kind: TrainingJob
+                        metadata: {name: future, namespace: ns}
+                        spec: {image: pytorch, script: t.py, nodes: 1, gpusPerNode: 8, elasticPolicy: {minNodes: 1}}
+                        """, io.fabric8.kubernetes.api.model.GenericKubernetesResource.class)).create();
+        create("present", "{image: pytorch, script: t.py, nodes: 1, gpusPerNode: 8, rdma: {devicesPerNode: 8}}");
+
+        await().atMost(Duration.ofSeconds(20)).untilAsserted(() -> assertThat(pods("present")).hasSize(1));
+        await().atMost(Duration.ofSeconds(20)).untilAsserted(() -> assertThat(client.v1().events().inNamespace("ns").list().getItems())
+                .anySatisfy(event -> {
+                    assertThat(event.getInvolvedObject().getName()).isEqualTo("future");
+                    assertThat(event.getType()).isEqualTo("Warning");
+                    assertThat(event.getMessage()).contains("spec.elasticPolicy: unknown field");
+                }));
+        var stored = client.genericKubernetesResources(FUTURE).inNamespace("ns").withName("future").get();
+        assertThat(String.valueOf(stored.getAdditionalProperties().get("status"))).contains("type=Failed").contains("reason=UnreadableSpec");
+        assertThat(pods("future")).isEmpty();
+        create("after", "{image: pytorch, script: t.py, nodes: 1, gpusPerNode: 8, rdma: {devicesPerNode: 8}}");
+        await().atMost(Duration.ofSeconds(20)).untilAsserted(() -> assertThat(pods("after")).hasSize(1));
     }
 
     @Test
