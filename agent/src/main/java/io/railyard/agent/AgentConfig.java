@@ -10,6 +10,7 @@ import com.fasterxml.jackson.databind.exc.InvalidFormatException;
 import com.fasterxml.jackson.databind.exc.MismatchedInputException;
 import com.fasterxml.jackson.databind.exc.UnrecognizedPropertyException;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import io.railyard.agent.health.NodeHealthConfig;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
@@ -19,16 +20,24 @@ import java.util.List;
 import java.util.Locale;
 import java.util.stream.Collectors;
 
-/** The agent's configuration file: the extended resources it advertises and which ports each one holds. */
-public record AgentConfig(List<ResourceConfig> resources) {
+/**
+ * The agent's configuration file: the extended resources it advertises and which ports each one holds, and how it
+ * reports the node's RDMA health to the cluster ({@code nodeHealth}).
+ */
+public record AgentConfig(List<ResourceConfig> resources, NodeHealthConfig nodeHealth) {
     public static final String DEFAULT_RESOURCE = io.railyard.api.Names.DEFAULT_RDMA_RESOURCE;
 
     @JsonCreator
-    public AgentConfig(@JsonProperty("resources") List<ResourceConfig> resources) {
+    public AgentConfig(@JsonProperty("resources") List<ResourceConfig> resources, @JsonProperty("nodeHealth") NodeHealthConfig nodeHealth) {
         this.resources = resources == null || resources.isEmpty() ? List.of(ResourceConfig.defaults()) : List.copyOf(resources);
+        this.nodeHealth = nodeHealth == null ? NodeHealthConfig.defaults() : nodeHealth;
     }
 
-    /** Without a file: one resource {@code rdma/rdma} holding every InfiniBand and Ethernet (RoCE) port. */
+    public AgentConfig(List<ResourceConfig> resources) {
+        this(resources, null);
+    }
+
+    /** Without a file: one resource {@code rdma/rdma} holding every InfiniBand and Ethernet (RoCE) port, node health on. */
     public static AgentConfig defaults() {
         return new AgentConfig(List.of());
     }
@@ -67,7 +76,7 @@ public record AgentConfig(List<ResourceConfig> resources) {
     /** What a value of this type looks like in the file. */
     private static String expected(Class<?> type) {
         if (type == AgentConfig.class) {
-            return "a mapping with a resources list (resources: [{name: rdma/rdma}])";
+            return "a mapping with a resources list (resources: [{name: rdma/rdma}]) and optionally nodeHealth";
         }
         if (type == ResourceConfig.class) {
             return "a mapping with name and optionally mode, slotsPerPort and selector";

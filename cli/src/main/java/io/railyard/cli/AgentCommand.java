@@ -3,12 +3,15 @@ package io.railyard.cli;
 import com.sun.net.httpserver.HttpServer;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.prometheus.metrics.model.registry.MultiCollector;
 import io.railyard.agent.AgentConfig;
 import io.railyard.agent.DevicePluginAgent;
 import io.railyard.agent.dra.DraAgent;
 import io.railyard.agent.DevicePluginCollector;
 import io.railyard.agent.NodeLabeler;
 import io.railyard.agent.PluginDevice;
+import io.railyard.agent.health.NodeConditionCollector;
+import io.railyard.agent.health.NodeHealthMonitor;
 import io.railyard.node.NodeDiscovery;
 import io.railyard.node.NodeInventory;
 import io.railyard.node.Port;
@@ -17,7 +20,9 @@ import java.io.OutputStream;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.time.Clock;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -99,12 +104,20 @@ final class AgentCommand implements Callable<Integer> {
         NodeInventory node = NodeDiscovery.discover(root);
         DevicePluginAgent agent = noDevicePlugin ? null : devicePlugin(node, root, agentConfig);
         DraAgent draAgent = dra ? draAgent(node, root, agentConfig) : null;
+        NodeHealthMonitor nodeHealth = nodeHealth(root, advertisedPorts(node, agentConfig), agentConfig);
         Termination termination = Termination.listen();
         // The listeners first: an address that cannot be listened on stops the agent before it has made its sockets.
         HttpServer health = HostPort.listen("--health-address", healthSocket, address -> serveHealth(address, agent, draAgent));
         String resource = agentConfig.resources().getFirst().name();
-        NodeMetrics metrics = metricsSocket == null ? null : HostPort.listen("--metrics-address", metricsSocket, address -> agent == null
-                ? NodeMetrics.start(address, root, resource) : NodeMetrics.start(address, root, resource, new DevicePluginCollector(agent)));
+        List<MultiCollector> collectors = new ArrayList<>();
+        if (agent != null) {
+            collectors.add(new DevicePluginCollector(agent));
+        }
+        if (nodeHealth != null) {
+            collectors.add(new NodeConditionCollector(nodeHealth));
+        }
+        NodeMetrics metrics = metricsSocket == null ? null : HostPort.listen("--metrics-address", metricsSocket,
+                address -> NodeMetrics.start(address, root, resource, collectors.toArray(MultiCollector[]::new)));
         if (agent != null) {
             agent.start();
         }
@@ -114,8 +127,14 @@ final class AgentCommand implements Callable<Integer> {
         if (!noKubernetes) {
             Thread.ofVirtual().name("railyard-labels").start(() -> label(node, advertisedPorts(node, agentConfig)));
         }
+        if (nodeHealth != null) {
+            nodeHealth.start(Duration.ofMillis(pollIntervalMillis));
+        }
         termination.await();
         log().info("stopping");
+        if (nodeHealth != null) {
+            nodeHealth.close();
+        }
         if (metrics != null) {
             metrics.close();
         }
@@ -153,6 +172,23 @@ final class AgentCommand implements Callable<Integer> {
         } catch (AgentConfig.ConfigException e) {
             throw new Railyard.UsageException(e.getMessage());
         }
+    }
+
+    /** The Node's RDMA conditions, where there is a cluster and a node name; a cluster not reachable now is tried again each poll. */
+    private NodeHealthMonitor nodeHealth(Path root, List<Port> ports, AgentConfig agentConfig) {
+        if (noKubernetes || !agentConfig.nodeHealth().enabled()) {
+            return null;
+        }
+        if (nodeName == null || nodeName.isBlank()) {
+            log().warn("no --node-name and no NODE_NAME: running without the node's RDMA conditions");
+            return null;
+        }
+        KubernetesClient client = KubeClients.client(kubeconfig);
+        if (client == null) {
+            log().warn("no Kubernetes credentials: running without the node's RDMA conditions");
+            return null;
+        }
+        return new NodeHealthMonitor(root, ports, agentConfig.nodeHealth(), client, nodeName, Clock.systemUTC());
     }
 
     private AgentConfig loadConfig() {

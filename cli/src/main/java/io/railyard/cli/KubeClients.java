@@ -54,6 +54,12 @@ final class KubeClients {
         return connect(kubeconfig, serialization);
     }
 
+    /** A client for a process that runs for long: not asked anything yet, so an API server down now is tried again later; null without credentials. */
+    static KubernetesClient client(Path kubeconfig) {
+        Config config = config(kubeconfig, System.getenv());
+        return config == null ? null : new KubernetesClientBuilder().withConfig(config).build();
+    }
+
     /** A client that has answered once (GET /version), so that a command fails before it starts its work. */
     static KubernetesClient connect(Path kubeconfig, KubernetesSerialization serialization) {
         Config config = config(kubeconfig, System.getenv());

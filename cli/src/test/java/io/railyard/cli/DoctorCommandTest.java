@@ -108,7 +108,7 @@ class DoctorCommandTest {
         CommandRun run = CommandRun.of("doctor", "--rooot=/");
 
         assertThat(run.exitCode()).isEqualTo(2);
-        assertThat(run.err()).isEqualTo("doctor: Unknown option: '--rooot=/' (see railyard doctor --help)\n");
+        assertThat(run.err()).isEqualTo("doctor: unknown option '--rooot=/': did you mean --root? (see railyard doctor --help)\n");
     }
 
     @Test

@@ -116,8 +116,9 @@ class RenderCommandTest {
         assertThat(run.err().lines()).containsExactly(
                 "render: " + jobs + " (document 1): spec.gpuPerNode: unknown field",
                 "render: " + jobs + " (document 1): spec.rdma.devicesPerNodes: unknown field",
-                "render: " + jobs + " (document 2): spec.nodes: expected an integer, not 'two'",
+                "render: " + jobs + " (document 2): spec.nodes: 'two' is not an integer",
                 "render: " + jobs + " (document 3): spec.nodes: 99999999999 is out of range (at most 2147483647)",
+                "render: " + jobs + " (document 3): spec.scheduling.scheduler: 'slurm' is not one of default, volcano, kueue",
                 "render: " + jobs + " (document 4): spec.preflight.minLineRatePercent: must be between 1 and 100",
                 "render: " + jobs + " (document 4): spec.preflight.timeoutSeconds: must be at least 10");
     }

@@ -8,7 +8,7 @@ import java.util.Set;
  * {@code /etc/infiniband-diags/error_thresholds}. Link-integrity counters make an error; discards and waits, which
  * congestion also causes, a warning.
  */
-final class ErrorThresholds {
+public final class ErrorThresholds {
     private static final Map<String, Long> THRESHOLDS = Map.ofEntries(Map.entry("SymbolErrorCounter", 10L),
             Map.entry("LinkErrorRecoveryCounter", 10L), Map.entry("LinkDownedCounter", 10L), Map.entry("PortRcvErrors", 10L),
             Map.entry("PortRcvRemotePhysicalErrors", 100L), Map.entry("PortRcvSwitchRelayErrors", 100L),
@@ -19,6 +19,15 @@ final class ErrorThresholds {
             "PortRcvErrors", "PortRcvRemotePhysicalErrors", "LocalLinkIntegrityErrors", "ExcessiveBufferOverrunErrors");
 
     private ErrorThresholds() {}
+
+    /** The threshold of a counter by its infiniband-diags name ({@code SymbolErrorCounter}); the agent judges growth per hour by it. */
+    public static long threshold(String counter) {
+        Long threshold = THRESHOLDS.get(counter);
+        if (threshold == null) {
+            throw new IllegalArgumentException("no threshold for " + counter);
+        }
+        return threshold;
+    }
 
     /** Counters without a threshold here (the detail counters of {@code --details}) are not judged on their own. */
     static boolean beyond(String counter, long value) {

@@ -1,5 +1,6 @@
 package io.railyard.operator.reconcile;
 
+import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonStreamContext;
 import com.fasterxml.jackson.core.JsonToken;
@@ -14,7 +15,9 @@ import io.javaoperatorsdk.operator.api.config.Cloner;
 import io.railyard.api.TrainingJob;
 import java.io.IOException;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
+import java.util.stream.Collectors;
 
 /**
  * How the operator's client reads TrainingJobs: a field or value its classes do not know (a CRD newer than the
@@ -56,14 +59,15 @@ public final class LenientReading {
             while (at != null && !property.equals(at.getCurrentName())) {
                 at = at.getParent();
             }
-            job.unreadFields().add((at == null ? path(parser.getParsingContext(), property) : path(at, null)) + ": unknown field");
+            job.unreadFields().add((at == null ? fieldPath(parser.getParsingContext(), property) : fieldPath(at, null)) + ": unknown field");
             parser.skipChildren();
             return true;
         }
 
         @Override
         public Object handleWeirdStringValue(DeserializationContext context, Class<?> target, String value, String message) {
-            return noted(context.getParser(), "'" + value + "' is not " + what(target));
+            boolean tooLarge = value.matches("-?\\d+") && (target == Integer.class || target == int.class);
+            return noted(context.getParser(), tooLarge ? value + " is out of range (at most " + Integer.MAX_VALUE + ")" : "'" + value + "' is not " + what(target));
         }
 
         @Override
@@ -87,7 +91,7 @@ public final class LenientReading {
             if (job == null) {
                 return NOT_HANDLED;
             }
-            job.unreadFields().add(path(parser.getParsingContext(), null) + ": " + why);
+            job.unreadFields().add(fieldPath(parser.getParsingContext(), null) + ": " + why);
             return null;
         }
     }
@@ -103,7 +107,8 @@ public final class LenientReading {
         return job;
     }
 
-    private static String path(JsonStreamContext context, String last) {
+    /** The field a parser stands in, as {@code spec.rdma.env} or {@code spec.args[2]}, with {@code last} appended when not null. */
+    private static String fieldPath(JsonStreamContext context, String last) {
         List<String> parts = new ArrayList<>();
         for (JsonStreamContext c = context; c != null && !c.inRoot(); c = c.getParent()) {
             if (c.inArray()) {
@@ -125,6 +130,18 @@ public final class LenientReading {
         if (type == Boolean.class || type == boolean.class) {
             return "true or false";
         }
-        return type.isEnum() ? "one of its values" : "a " + type.getSimpleName();
+        if (type.isEnum()) {
+            return "one of " + Arrays.stream(type.getEnumConstants()).map(LenientReading::jsonName).collect(Collectors.joining(", "));
+        }
+        return "a " + type.getSimpleName();
+    }
+
+    private static String jsonName(Object constant) {
+        try {
+            JsonProperty json = constant.getClass().getField(((Enum<?>) constant).name()).getAnnotation(JsonProperty.class);
+            return json == null ? constant.toString() : json.value();
+        } catch (NoSuchFieldException e) {
+            return constant.toString();
+        }
     }
 }

@@ -1,0 +1,194 @@
+package io.railyard.agent.health;
+
+import io.railyard.agent.health.NodeCondition.Type;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.EnumMap;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeMap;
+
+/**
+ * The node's RDMA health as a state machine over port samples and the time they were taken: which of the four
+ * conditions hold, and when each changed. A condition turns True as soon as its problem is seen and False only after the
+ * problem has been gone for {@code stickySeconds}, so that a flapping port does not flap the condition. Pure: no clock of
+ * its own, no I/O.
+ */
+public final class NodeHealth {
+    private static final Duration ERROR_WINDOW = Duration.ofHours(1);
+
+    private final NodeHealthConfig config;
+    private final Map<Type, Held> held = new EnumMap<>(Type.class);
+    private final Map<String, PortHistory> ports = new TreeMap<>();
+    /** Every port seen since the agent started, in the order first seen. */
+    private final Set<String> seen = new LinkedHashSet<>();
+
+    public NodeHealth(NodeHealthConfig config, Instant start) {
+        this.config = config;
+        for (Type type : Type.values()) {
+            held.put(type, new Held(start));
+        }
+    }
+
+    /** Takes one poll's samples (the ports present now) and returns the conditions that changed status, in type order. */
+    public List<NodeCondition> observe(Instant now, List<PortSample> samples) {
+        Map<String, PortSample> present = new LinkedHashMap<>();
+        samples.forEach(sample -> present.put(sample.port(), sample));
+        List<String> down = new ArrayList<>();
+        List<String> flapping = new ArrayList<>();
+        List<String> errors = new ArrayList<>();
+        for (PortSample sample : samples) {
+            seen.add(sample.port());
+            PortHistory history = ports.computeIfAbsent(sample.port(), ignored -> new PortHistory());
+            history.take(now, sample, config);
+            if (!sample.up()) {
+                down.add(sample.spoken() + ": " + sample.state() + " since " + history.downSince);
+            }
+            history.flapping(now, config).ifPresent(text -> flapping.add(sample.spoken() + ": " + text));
+            history.errors(now, config).forEach(text -> errors.add(sample.spoken() + ": " + text));
+        }
+        List<String> missing = new ArrayList<>();
+        for (String port : seen) {
+            if (!present.containsKey(port)) {
+                PortHistory history = ports.get(port);
+                if (history.goneSince == null) {
+                    history.goneSince = now;
+                }
+                missing.add(port.replace(":", " port ") + ": gone since " + history.goneSince);
+            } else {
+                ports.get(port).goneSince = null;
+            }
+        }
+        if (present.size() < config.expectedPorts()) {
+            missing.add(present.size() + " of the " + config.expectedPorts() + " expected ports present");
+        }
+        List<NodeCondition> changed = new ArrayList<>();
+        step(Type.RdmaPortDown, down, now, changed);
+        step(Type.RdmaLinkFlapping, flapping, now, changed);
+        step(Type.RdmaPortErrors, errors, now, changed);
+        step(Type.RdmaDeviceMissing, missing, now, changed);
+        return changed;
+    }
+
+    /** The four conditions as they stand, in type order. */
+    public List<NodeCondition> conditions() {
+        return held.entrySet().stream().map(e -> e.getValue().condition(e.getKey())).toList();
+    }
+
+    private void step(Type type, List<String> problems, Instant now, List<NodeCondition> changed) {
+        Held state = held.get(type);
+        Duration sticky = Duration.ofSeconds(config.stickySeconds());
+        if (!problems.isEmpty()) {
+            state.message = String.join("; ", problems);
+            state.lastSeen = now;
+            if (!state.status) {
+                state.status = true;
+                state.since = now;
+                changed.add(state.condition(type));
+            }
+        } else if (state.status && !now.isBefore(state.lastSeen.plus(sticky))) {
+            state.status = false;
+            state.since = now;
+            state.message = "clear since " + state.lastSeen;
+            changed.add(state.condition(type));
+        } else if (state.status && !state.clearing) {
+            state.message = state.message + " (clear since " + state.lastSeen + ", reported for " + config.stickySeconds() + " s after)";
+        }
+        state.clearing = state.status && problems.isEmpty();
+    }
+
+    /** One condition's state: its status, since when, the last time its problem was seen, and the words for it. */
+    private static final class Held {
+        boolean status;
+        Instant since;
+        Instant lastSeen;
+        String message = "";
+        /** True while the problem is gone but the condition still holds for the sticky window. */
+        boolean clearing;
+
+        Held(Instant start) {
+            since = start;
+            lastSeen = start;
+        }
+
+        NodeCondition condition(Type type) {
+            return new NodeCondition(type, status, status ? type.problem : type.clear, message, since);
+        }
+    }
+
+    /** What one port did: when it went down, its recoveries, and its counters over their windows. */
+    private static final class PortHistory {
+        Boolean up;
+        Instant downSince;
+        Instant goneSince;
+        final Deque<Instant> recoveries = new ArrayDeque<>();
+        final Deque<Reading> linkDowned = new ArrayDeque<>();
+        final Map<String, Deque<Reading>> errors = new TreeMap<>();
+
+        void take(Instant now, PortSample sample, NodeHealthConfig config) {
+            if (!sample.up() && (up == null || up)) {
+                downSince = now;
+            }
+            if (sample.up() && Boolean.FALSE.equals(up)) {
+                recoveries.addLast(now);
+            }
+            up = sample.up();
+            Duration window = Duration.ofSeconds(config.flapping().windowSeconds());
+            while (!recoveries.isEmpty() && recoveries.peekFirst().isBefore(now.minus(window))) {
+                recoveries.removeFirst();
+            }
+            if (sample.linkDowned() != null) {
+                record(linkDowned, now, sample.linkDowned(), window);
+            }
+            sample.errors().forEach((counter, value) -> record(errors.computeIfAbsent(counter, c -> new ArrayDeque<>()), now, value, ERROR_WINDOW));
+        }
+
+        Optional<String> flapping(Instant now, NodeHealthConfig config) {
+            int limit = config.flapping().transitions();
+            long downed = rise(linkDowned);
+            if (recoveries.size() >= limit) {
+                return Optional.of("down and up " + recoveries.size() + " times in " + config.flapping().windowSeconds() + " s");
+            }
+            if (downed >= limit) {
+                return Optional.of("link_downed +" + downed + " in " + config.flapping().windowSeconds() + " s");
+            }
+            return Optional.empty();
+        }
+
+        List<String> errors(Instant now, NodeHealthConfig config) {
+            List<String> found = new ArrayList<>();
+            errors.forEach((counter, readings) -> {
+                long rise = rise(readings);
+                long limit = config.errors().perHour().get(counter);
+                if (rise > limit) {
+                    found.add(counter + " +" + rise + " within the last hour (limit " + limit + "/h)");
+                }
+            });
+            return found;
+        }
+
+        /** Keeps the readings of the window; a counter that went back (reset, driver reload) starts its window again. */
+        private static void record(Deque<Reading> readings, Instant now, long value, Duration window) {
+            if (!readings.isEmpty() && value < readings.peekLast().value()) {
+                readings.clear();
+            }
+            readings.addLast(new Reading(now, value));
+            while (readings.size() > 1 && readings.peekFirst().at().isBefore(now.minus(window))) {
+                readings.removeFirst();
+            }
+        }
+
+        private static long rise(Deque<Reading> readings) {
+            return readings.isEmpty() ? 0 : readings.peekLast().value() - readings.peekFirst().value();
+        }
+    }
+
+    private record Reading(Instant at, long value) {}
+}

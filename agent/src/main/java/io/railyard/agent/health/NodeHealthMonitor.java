@@ -1,0 +1,77 @@
+package io.railyard.agent.health;
+
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.railyard.node.Port;
+import io.railyard.node.Sysfs;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The agent's node health loop: every poll the advertised ports' state (their counters every {@link #COUNTERS_EVERY}),
+ * the state machine, and the Node brought up to date.
+ */
+public final class NodeHealthMonitor implements AutoCloseable {
+    /** Counters change slowly and cost a directory of reads: every ten seconds at the default poll. */
+    static final Duration COUNTERS_EVERY = Duration.ofSeconds(10);
+    private static final Logger LOG = LoggerFactory.getLogger(NodeHealthMonitor.class);
+
+    private final PortSampler sampler;
+    private final NodeHealth health;
+    private final NodeConditionWriter writer;
+    private final Clock clock;
+    private final ScheduledExecutorService loop = Executors.newSingleThreadScheduledExecutor(
+            Thread.ofPlatform().name("railyard-node-health").daemon().factory());
+    private Instant countersRead = Instant.EPOCH;
+    private volatile List<NodeCondition> conditions;
+
+    public NodeHealthMonitor(Path root, List<Port> ports, NodeHealthConfig config, KubernetesClient client, String nodeName, Clock clock) {
+        this.sampler = new PortSampler(new Sysfs(root), ports);
+        this.clock = clock;
+        this.health = new NodeHealth(config, clock.instant());
+        this.writer = new NodeConditionWriter(client, nodeName, config.taint());
+        this.conditions = health.conditions();
+    }
+
+    public void start(Duration poll) {
+        loop.scheduleWithFixedDelay(this::pollSafely, 0, poll.toMillis(), TimeUnit.MILLISECONDS);
+    }
+
+    /** One poll: sample, judge, write. */
+    void poll() {
+        Instant now = clock.instant();
+        boolean counters = !now.isBefore(countersRead.plus(COUNTERS_EVERY));
+        if (counters) {
+            countersRead = now;
+        }
+        List<NodeCondition> changed = health.observe(now, sampler.sample(counters));
+        changed.forEach(c -> LOG.info("{} {}: {}", c.type(), c.status() ? "True" : "False", c.message()));
+        conditions = health.conditions();
+        writer.write(now, conditions, changed);
+    }
+
+    private void pollSafely() {
+        try {
+            poll();
+        } catch (RuntimeException e) { // a poll that fails must not end the loop
+            LOG.warn("node health poll failed: {}", e.toString());
+        }
+    }
+
+    /** The conditions as they stand, for {@code /metrics}. */
+    public List<NodeCondition> conditions() {
+        return conditions;
+    }
+
+    @Override
+    public void close() {
+        loop.shutdownNow();
+    }
+}
