@@ -2,6 +2,7 @@ package io.railyard.agent.health;
 
 import io.fabric8.kubernetes.api.model.EventBuilder;
 import io.fabric8.kubernetes.api.model.Node;
+import io.fabric8.kubernetes.api.model.NodeSpec;
 import io.fabric8.kubernetes.api.model.Taint;
 import io.fabric8.kubernetes.api.model.TaintBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -114,6 +115,9 @@ public final class NodeConditionWriter {
         }
         if (!wanted.equals(now)) {
             client.nodes().withName(nodeName).edit(n -> {
+                if (n.getSpec() == null) {
+                    n.setSpec(new NodeSpec());
+                }
                 n.getSpec().setTaints(wanted);
                 return n;
             });
