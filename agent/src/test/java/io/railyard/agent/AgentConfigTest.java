@@ -3,6 +3,7 @@ package io.railyard.agent;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.railyard.agent.health.NodeHealthConfig;
 import io.railyard.node.NodeDiscovery;
 import io.railyard.node.NodeInventory;
 import io.railyard.testkit.ExampleNodes;
@@ -80,6 +81,34 @@ class AgentConfigTest {
                 .hasMessageStartingWith(dir.resolve("agent.yaml") + ": ");
         assertThatThrownBy(() -> AgentConfig.load(dir.resolve("missing.yaml")))
                 .hasMessage(dir.resolve("missing.yaml") + ": no such file");
+    }
+
+    @Test
+    void nodeHealthHasDefaultsAndItsMistakesNameTheKey() throws Exception {
+        assertThat(AgentConfig.defaults().nodeHealth()).satisfies(h -> {
+            assertThat(h.enabled()).isTrue();
+            assertThat(h.stickySeconds()).isEqualTo(600);
+            assertThat(h.flapping()).isEqualTo(new NodeHealthConfig.Flapping(3, 600));
+            assertThat(h.errors().perHour()).containsEntry("symbol_error", 10L).containsEntry("port_rcv_errors", 10L).hasSize(5);
+            assertThat(h.taint().enabled()).isFalse();
+            assertThat(h.taint().effect()).isEqualTo("NoSchedule");
+        });
+        AgentConfig set = AgentConfig.load(write("nodeHealth: {stickySeconds: 30, errors: {perHour: {symbol_error: 100}}, "
+                + "taint: {enabled: true, effect: NoExecute}}\n"));
+        assertThat(set.nodeHealth().errors().perHour()).containsEntry("symbol_error", 100L).containsEntry("link_error_recovery", 10L);
+        assertThat(set.nodeHealth().taint().effect()).isEqualTo("NoExecute");
+        assertThat(set.resources()).extracting(ResourceConfig::name).containsExactly("rdma/rdma");
+
+        assertThatThrownBy(() -> AgentConfig.load(write("nodeHealth: {stickyseconds: 30}\n")))
+                .hasMessageStartingWith(dir.resolve("agent.yaml") + ": unknown key 'stickyseconds' at nodeHealth");
+        assertThatThrownBy(() -> AgentConfig.load(write("nodeHealth: {taint: {effect: Evict}}\n")))
+                .hasMessageContaining("nodeHealth.taint.effect is 'Evict': use NoSchedule or NoExecute");
+        assertThatThrownBy(() -> AgentConfig.load(write("nodeHealth: {errors: {perHour: {symbol_errors: 5}}}\n")))
+                .hasMessageContaining("unknown counter 'symbol_errors'");
+        assertThatThrownBy(() -> AgentConfig.load(write("nodeHealth: {flapping: {transitions: 0}}\n")))
+                .hasMessageContaining("nodeHealth.flapping.transitions must be at least 1");
+        assertThatThrownBy(() -> AgentConfig.load(write("nodeHealth: {stickySeconds: soon}\n")))
+                .hasMessageContaining("nodeHealth.stickySeconds").hasMessageContaining("a whole number");
     }
 
     @Test

@@ -52,7 +52,7 @@ final class ClusterObserver {
     static ClusterView view(KubernetesClient client, String nodeName) {
         Node node = client.nodes().withName(nodeName).get();
         if (node == null) {
-            return new ClusterView(nodeName, false, Map.of(), List.of());
+            return new ClusterView(nodeName, false, Map.of(), List.of(), List.of());
         }
         Map<String, String> allocatable = new TreeMap<>();
         if (node.getStatus() != null && node.getStatus().getAllocatable() != null) {
@@ -72,7 +72,16 @@ final class ClusterObserver {
                             pod.getStatus() == null ? "Unknown" : String.valueOf(pod.getStatus().getPhase()), isReady(pod)))
                     .forEach(plugins::add);
         }
-        return new ClusterView(nodeName, true, allocatable, plugins);
+        return new ClusterView(nodeName, true, allocatable, plugins, rdmaProblems(node));
+    }
+
+    /** The agent's RDMA conditions that are True on a Node: {@code RdmaPortDown: mlx5_3 port 1: DOWN/Polling since …}. */
+    static List<String> rdmaProblems(Node node) {
+        if (node.getStatus() == null || node.getStatus().getConditions() == null) {
+            return List.of();
+        }
+        return node.getStatus().getConditions().stream().filter(c -> c.getType().startsWith("Rdma") && "True".equals(c.getStatus()))
+                .map(c -> c.getType() + ": " + c.getMessage()).distinct().toList();
     }
 
     private static boolean isDevicePlugin(ObjectMeta metadata) {

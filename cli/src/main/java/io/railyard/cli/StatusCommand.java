@@ -1,6 +1,7 @@
 package io.railyard.cli;
 
 import io.fabric8.kubernetes.api.model.Condition;
+import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.railyard.api.TrainingJob;
 import io.railyard.api.TrainingJobStatus;
@@ -40,7 +41,13 @@ final class StatusCommand implements Callable<Integer> {
             out.println(progress(job));
             TrainingJobStatus status = job.getStatus();
             if (status != null && status.ranks != null) {
-                status.ranks.forEach(rank -> out.println("  rank " + rank.rank + ": " + rank.pod + " on " + rank.node));
+                for (TrainingJobStatus.Rank rank : status.ranks) {
+                    out.println("  rank " + rank.rank + ": " + rank.pod + " on " + rank.node);
+                    Node node = rank.node == null ? null : client.nodes().withName(rank.node).get();
+                    if (node != null) { // the node's agent says what is wrong with its RDMA ports
+                        ClusterObserver.rdmaProblems(node).forEach(problem -> out.println("    node " + rank.node + " " + problem));
+                    }
+                }
             }
             if (status != null && status.preflight != null && status.preflight.links != null) {
                 status.preflight.links.stream().filter(link -> !"ok".equals(link.verdict)).forEach(link -> out.println("  preflight "

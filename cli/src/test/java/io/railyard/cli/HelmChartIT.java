@@ -11,6 +11,7 @@ import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.client.utils.Serialization;
 import java.lang.reflect.Method;
 import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Comparator;
@@ -197,6 +198,15 @@ class HelmChartIT {
         assertThat(elsewhere.values()).filteredOn(o -> !o.path("kind").asText().equals("CustomResourceDefinition"))   // crds/ is not templated
                 .allSatisfy(o -> assertThat(o.path("metadata").path("labels").path("team").asText()).isEqualTo("ml"));
         assertThat(elsewhere.get("ConfigMap/railyard-agent").path("data").path("agent.yaml").asText()).contains("name: rdma/roce");
+
+        String health = render("agent.nodeHealth.taint.enabled=true", "agent.nodeHealth.expectedPorts=8").get("ConfigMap/railyard-agent")
+                .path("data").path("agent.yaml").asText();
+        Path agentYaml = Files.writeString(Files.createTempFile("agent", ".yaml"), health);
+        assertThat(io.railyard.agent.AgentConfig.load(agentYaml).nodeHealth()).satisfies(h -> {
+            assertThat(h.taint().enabled()).isTrue();
+            assertThat(h.expectedPorts()).isEqualTo(8);
+            assertThat(h.stickySeconds()).isEqualTo(600);
+        });
     }
 
     @Test

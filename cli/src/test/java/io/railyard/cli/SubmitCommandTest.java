@@ -75,8 +75,16 @@ class SubmitCommandTest {
         CommandRun run = submit.get();
         assertThat(run.exitCode()).as(run.err()).isZero();
         assertThat(run.out()).startsWith("trainingjob ns/sft created\n").contains("sft: Running").contains("sft: Succeeded");
+        client.nodes().resource(new io.fabric8.kubernetes.api.model.NodeBuilder().withNewMetadata().withName("node-sft-1").endMetadata()
+                .withNewStatus().addNewCondition().withType("Ready").withStatus("True").endCondition()
+                .addNewCondition().withType("RdmaPortDown").withStatus("True").withReason("PortNotActive")
+                .withMessage("mlx5_3 port 1: DOWN/Polling since 2026-01-01T00:00:00Z").endCondition()
+                .addNewCondition().withType("RdmaPortErrors").withStatus("False").withReason("ErrorsWithinLimits").endCondition()
+                .endStatus().build()).create();
         assertThat(CommandRun.of("status", "sft", "--kubeconfig", kubeconfig.toString()).out())
-                .contains("  rank 0: sft-0 on node-sft-0", "  Succeeded=True AllRanksSucceeded");
+                .contains("  rank 0: sft-0 on node-sft-0", "  Succeeded=True AllRanksSucceeded")
+                .contains("  rank 1: sft-1 on node-sft-1\n    node node-sft-1 RdmaPortDown: mlx5_3 port 1: DOWN/Polling since 2026-01-01T00:00:00Z\n")
+                .doesNotContain("RdmaPortErrors");
     }
 
     @Test

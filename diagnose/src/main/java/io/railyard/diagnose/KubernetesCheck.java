@@ -42,6 +42,12 @@ final class KubernetesCheck {
                     + ": the device plugin did not register, or lost its registration when the kubelet restarted", details,
                     "restart the device plugin pod; if it comes back at 0, check its log for devices it could not find");
         }
+        if (!cluster.rdmaProblems().isEmpty()) {
+            details.addAll(cluster.rdmaProblems());
+            return new CheckResult(ID, CheckStatus.WARN, cluster.nodeName() + " reports " + cluster.rdmaProblems().stream()
+                    .map(problem -> problem.substring(0, problem.indexOf(':'))).distinct().reduce((a, b) -> a + ", " + b).orElse("")
+                    + " (its agent's Node conditions)", details, "see the ports named above; the link check here reads them now");
+        }
         return CheckResult.ok(ID, cluster.nodeName() + " offers " + allocatable + " " + resource + " through a ready device plugin", details);
     }
 }

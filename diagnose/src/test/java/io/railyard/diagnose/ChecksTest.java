@@ -118,17 +118,22 @@ class ChecksTest {
         ClusterView.PluginPod ready = new ClusterView.PluginPod("railyard", "railyard-agent-x7k2p", "Running", true);
         ClusterView.PluginPod notReady = new ClusterView.PluginPod("kube-system", "rdma-shared-dp-ds-abcde", "Running", false);
 
-        assertThat(kubernetes(root, new ClusterAccess.Observed(new ClusterView("gpu-1", true, Map.of("rdma/rdma", "4"), List.of(ready)))))
+        assertThat(kubernetes(root, new ClusterAccess.Observed(new ClusterView("gpu-1", true, Map.of("rdma/rdma", "4"), List.of(ready), List.of()))))
                 .extracting(CheckResult::status, CheckResult::summary)
                 .containsExactly(CheckStatus.OK, "gpu-1 offers 4 rdma/rdma through a ready device plugin");
-        assertThat(kubernetes(root, new ClusterAccess.Observed(new ClusterView("gpu-1", true, Map.of("rdma/rdma", "0"), List.of(ready)))).summary())
+        assertThat(kubernetes(root, new ClusterAccess.Observed(new ClusterView("gpu-1", true, Map.of("rdma/rdma", "0"), List.of(ready), List.of()))).summary())
                 .contains("gpu-1 has no allocatable rdma/rdma");
-        assertThat(kubernetes(root, new ClusterAccess.Observed(new ClusterView("gpu-1", true, Map.of(), List.of(notReady)))).summary())
+        assertThat(kubernetes(root, new ClusterAccess.Observed(new ClusterView("gpu-1", true, Map.of(), List.of(notReady), List.of()))).summary())
                 .contains("is not ready");
-        assertThat(kubernetes(root, new ClusterAccess.Observed(new ClusterView("gpu-1", true, Map.of("rdma/rdma", "4"), List.of()))).summary())
+        assertThat(kubernetes(root, new ClusterAccess.Observed(new ClusterView("gpu-1", true, Map.of("rdma/rdma", "4"), List.of(), List.of()))).summary())
                 .contains("no RDMA device plugin pod runs on gpu-1");
-        assertThat(kubernetes(root, new ClusterAccess.Observed(new ClusterView("gpu-9", false, Map.of(), List.of()))).summary())
+        assertThat(kubernetes(root, new ClusterAccess.Observed(new ClusterView("gpu-9", false, Map.of(), List.of(), List.of()))).summary())
                 .contains("node gpu-9 is not in the cluster");
+        CheckResult problems = kubernetes(root, new ClusterAccess.Observed(new ClusterView("gpu-1", true, Map.of("rdma/rdma", "4"), List.of(ready),
+                List.of("RdmaPortDown: mlx5_3 port 1: DOWN/Polling since 2026-01-01T00:00:00Z", "RdmaLinkFlapping: mlx5_3 port 1: down and up 3 times in 600 s"))));
+        assertThat(problems.status()).isEqualTo(CheckStatus.WARN);
+        assertThat(problems.summary()).isEqualTo("gpu-1 reports RdmaPortDown, RdmaLinkFlapping (its agent's Node conditions)");
+        assertThat(problems.details()).contains("RdmaPortDown: mlx5_3 port 1: DOWN/Polling since 2026-01-01T00:00:00Z");
         assertThat(kubernetes(root, new ClusterAccess.Unreachable("https://10.0.0.1:6443: connect timed out")).status())
                 .isEqualTo(CheckStatus.WARN);
         assertThat(kubernetes(root, none()).status()).isEqualTo(CheckStatus.SKIP);
