@@ -18,7 +18,7 @@ import java.util.stream.Stream;
  * {@code kubelet.sock} and dials plugins at the endpoint they registered. A restart removes every file in the
  * directory, as the kubelet does when it starts, then serves {@code kubelet.sock} again.
  */
-final class FakeKubelet implements AutoCloseable {
+public final class FakeKubelet implements AutoCloseable {
     private final Path dir;
     private final List<RegisterRequest> registrations = new CopyOnWriteArrayList<>();
     private final List<Long> registrationNanos = new CopyOnWriteArrayList<>();
@@ -29,13 +29,13 @@ final class FakeKubelet implements AutoCloseable {
         this.dir = dir;
     }
 
-    static FakeKubelet start(Path dir) {
+    public static FakeKubelet start(Path dir) {
         FakeKubelet kubelet = new FakeKubelet(dir);
         kubelet.serve();
         return kubelet;
     }
 
-    List<RegisterRequest> registrations() {
+    public List<RegisterRequest> registrations() {
         return registrations;
     }
 

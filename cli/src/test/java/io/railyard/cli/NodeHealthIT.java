@@ -9,17 +9,9 @@ import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.NodeBuilder;
 import io.fabric8.kubernetes.api.model.NodeCondition;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.server.mock.KubernetesCrudDispatcher;
 import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
 import io.fabric8.mockwebserver.Context;
 import io.fabric8.mockwebserver.MockWebServer;
-import com.fasterxml.jackson.databind.node.ArrayNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.fabric8.mockwebserver.dsl.HttpMethod;
-import io.fabric8.mockwebserver.http.Buffer;
-import io.fabric8.mockwebserver.http.Headers;
-import io.fabric8.mockwebserver.http.MockResponse;
-import io.fabric8.mockwebserver.http.RecordedRequest;
 import io.railyard.testkit.ExampleNodes;
 import io.railyard.testkit.HostTree;
 import java.net.InetAddress;
@@ -29,7 +21,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -37,8 +28,9 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The agent as a process on a testkit tree, writing its Node's RDMA conditions to the fabric8 CRUD mock API server. The
- * mock takes no strategic merge patch (415) and merges no list by key: here it merges the patch's conditions by type, as
- * a real API server does, and the tests read what the agent sent, request by request, besides the Node it stored.
+ * mock takes no strategic merge patch (415) and merges no list by key: {@link ConditionMergingDispatcher} merges the
+ * patch's conditions by type, as a real API server does, and the tests read what the agent sent, request by request,
+ * besides the Node it stored.
  */
 class NodeHealthIT {
     private static final String NODE = "gpu-ib-01";
@@ -47,56 +39,21 @@ class NodeHealthIT {
     @TempDir
     Path dir;
 
-    /** A patch of the Node's status as it came in: its content type and body. */
-    private record Sent(String contentType, String body) {}
-
-    private final List<Sent> statusPatches = new CopyOnWriteArrayList<>();
+    /** Kept across the API server's restart in one test: what the agent sent to either. */
+    private final ConditionMergingDispatcher dispatcher = new ConditionMergingDispatcher();
+    private final List<ConditionMergingDispatcher.Sent> statusPatches = dispatcher.statusPatches();
     private KubernetesMockServer server;
     private KubernetesClient client;
     private Process agent;
 
     /** The CRUD mock, recording every patch of the Node's status on its way in. */
     private void startServer(int port) throws Exception {
-        server = new KubernetesMockServer(new Context(), new MockWebServer(), new HashMap<>(), new KubernetesCrudDispatcher() {
-            @Override
-            public MockResponse dispatch(RecordedRequest request) {
-                if (request.getMethod().equals("PATCH") && request.getPath().startsWith("/api/v1/nodes/" + NODE + "/status")) {
-                    statusPatches.add(new Sent(request.getHeader("Content-Type"), request.getUtf8Body()));
-                    if (String.valueOf(request.getHeader("Content-Type")).startsWith("application/strategic-merge-patch+json")) {
-                        return mergeConditionsByType(request.getUtf8Body());
-                    }
-                }
-                return super.dispatch(request);
-            }
-
-            /** What a real API server does with the strategic merge patch of a Node's conditions (patchMergeKey: type). */
-            private MockResponse mergeConditionsByType(String patch) {
-                try {
-                    MockResponse stored = super.dispatch(new RecordedRequest("HTTP/1.1", HttpMethod.GET, "/api/v1/nodes/" + NODE,
-                            Headers.builder().build(), new Buffer()));
-                    ObjectNode node = (ObjectNode) JSON.readTree(stored.getBody().readUtf8());
-                    ArrayNode conditions = node.withObject("status").withArray("conditions");
-                    for (JsonNode update : JSON.readTree(patch).path("status").path("conditions")) {
-                        boolean replaced = false;
-                        for (int i = 0; i < conditions.size(); i++) {
-                            if (conditions.get(i).path("type").equals(update.path("type"))) {
-                                conditions.set(i, update);
-                                replaced = true;
-                            }
-                        }
-                        if (!replaced) {
-                            conditions.add(update);
-                        }
-                    }
-                    return super.dispatch(new RecordedRequest("HTTP/1.1", HttpMethod.PUT, "/api/v1/nodes/" + NODE,
-                            Headers.builder().add("Content-Type", "application/json").build(), new Buffer().writeUtf8(node.toString())));
-                } catch (java.io.IOException e) {
-                    throw new java.io.UncheckedIOException(e);
-                }
-            }
-        }, false);
+        server = new KubernetesMockServer(new Context(), new MockWebServer(), new HashMap<>(), dispatcher, false);
         server.init(InetAddress.getLoopbackAddress(), port);
         client = server.createClient();
+        if (client.nodes().withName(NODE).get() != null) {
+            return; // the same store behind a restarted server
+        }
         client.nodes().resource(new NodeBuilder().withNewMetadata().withName(NODE).endMetadata().withNewStatus()
                 .addNewCondition().withType("Ready").withStatus("True").withReason("KubeletReady").endCondition()
                 .addNewCondition().withType("GpuXidErrors").withStatus("False").withReason("NoXid").endCondition()
@@ -134,7 +91,7 @@ class NodeHealthIT {
     /** The agent's conditions as its last status patch sent them. */
     private JsonNode lastSent(String type) throws Exception {
         assertThat(statusPatches).as("status patches").isNotEmpty();
-        Sent last = statusPatches.getLast();
+        ConditionMergingDispatcher.Sent last = statusPatches.getLast();
         assertThat(last.contentType()).startsWith("application/strategic-merge-patch+json");
         JsonNode conditions = JSON.readTree(last.body()).path("status").path("conditions");
         assertThat(conditions).extracting(c -> c.path("type").asText())
