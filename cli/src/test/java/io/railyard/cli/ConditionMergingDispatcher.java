@@ -41,10 +41,13 @@ public final class ConditionMergingDispatcher extends KubernetesCrudDispatcher {
         Matcher status = NODE_STATUS.matcher(request.getPath());
         if (request.getMethod().equals("PATCH") && status.matches()) {
             String contentType = String.valueOf(request.getHeader("Content-Type"));
-            statusPatches.add(new Sent(status.group(1), contentType, request.getUtf8Body(), Instant.now()));
+            String body = request.getUtf8Body(); // read once: reading consumes it
+            statusPatches.add(new Sent(status.group(1), contentType, body, Instant.now()));
             if (contentType.startsWith("application/strategic-merge-patch+json")) {
-                return mergeConditionsByType(status.group(1), request.getUtf8Body());
+                return mergeConditionsByType(status.group(1), body);
             }
+            return super.dispatch(new RecordedRequest("HTTP/1.1", request.method(), request.getPath(), request.getHeaders(),
+                    new Buffer().writeUtf8(body)));
         }
         return super.dispatch(request);
     }
@@ -57,7 +60,8 @@ public final class ConditionMergingDispatcher extends KubernetesCrudDispatcher {
                 return stored;
             }
             ObjectNode node = (ObjectNode) JSON.readTree(stored.getBody().readUtf8());
-            ArrayNode conditions = node.withObject("status").withArray("conditions");
+            ObjectNode status = node.get("status") instanceof ObjectNode existing ? existing : node.putObject("status");
+            ArrayNode conditions = status.get("conditions") instanceof ArrayNode existing ? existing : status.putArray("conditions");
             for (JsonNode update : JSON.readTree(patch).path("status").path("conditions")) {
                 boolean replaced = false;
                 for (int i = 0; i < conditions.size(); i++) {
@@ -70,7 +74,7 @@ public final class ConditionMergingDispatcher extends KubernetesCrudDispatcher {
                     conditions.add(update);
                 }
             }
-            return super.dispatch(new RecordedRequest("HTTP/1.1", HttpMethod.PUT, "/api/v1/nodes/" + name,
+            return super.dispatch(new RecordedRequest("HTTP/1.1", HttpMethod.PUT, "/api/v1/nodes/" + name + "/status",
                     Headers.builder().add("Content-Type", "application/json").build(), new Buffer().writeUtf8(node.toString())));
         } catch (IOException e) {
             throw new UncheckedIOException(e);

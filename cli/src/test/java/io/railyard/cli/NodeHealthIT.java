@@ -106,6 +106,8 @@ class NodeHealthIT {
 
     private void othersUntouched() {
         Node node = client.nodes().withName(NODE).get();
+        assertThat(node.getStatus().getConditions()).extracting(NodeCondition::getType).as("the agent's, stored beside the others")
+                .contains("RdmaPortDown", "RdmaLinkFlapping", "RdmaPortErrors", "RdmaDeviceMissing");
         assertThat(node.getStatus().getConditions()).filteredOn(c -> c.getType().equals("Ready"))
                 .allSatisfy(c -> assertThat(c.getStatus()).isEqualTo("True")).isNotEmpty();
         assertThat(node.getStatus().getConditions()).extracting(NodeCondition::getType).contains("GpuXidErrors");

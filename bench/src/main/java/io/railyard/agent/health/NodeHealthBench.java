@@ -98,7 +98,8 @@ public final class NodeHealthBench {
             }
             Thread.sleep(2);
         }
-        throw new IllegalStateException("RdmaPortDown did not become " + status + " within " + limit);
+        throw new IllegalStateException("RdmaPortDown did not become " + status + " within " + limit + ": the Node holds "
+                + client.nodes().withName(NODE).get().getStatus());
     }
 
     private static void writesPerHour(Path dir, KubernetesClient client, ConditionMergingDispatcher dispatcher) {
