@@ -33,7 +33,7 @@ public final class NodeHealthMonitor implements AutoCloseable {
     private volatile List<NodeCondition> conditions;
 
     public NodeHealthMonitor(Path root, List<Port> ports, NodeHealthConfig config, KubernetesClient client, String nodeName, Clock clock) {
-        this.sampler = new PortSampler(new Sysfs(root), ports);
+        this.sampler = new PortSampler(Sysfs.keepingFilesOpen(root), ports);
         this.clock = clock;
         this.health = new NodeHealth(config, clock.instant());
         this.writer = new NodeConditionWriter(client, nodeName, config.taint());

@@ -10,7 +10,10 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
-/** Reads the advertised ports' state (every poll) and counters (when asked) from sysfs; a port whose directory is gone is left out. */
+/**
+ * Reads the advertised ports' state (every poll) and counters (when asked) from sysfs, keeping the files open between
+ * polls as the metrics collector does; a port whose directory is gone is left out. One thread.
+ */
 final class PortSampler {
     private final Sysfs sysfs;
     private final List<Port> ports;
@@ -26,6 +29,7 @@ final class PortSampler {
             if (!sysfs.exists(port.dir())) {
                 continue;
             }
+            sysfs.renewIfReplaced(port.dir());
             Attr<LinkState> state = sysfs.read(port.dir().resolve("state"), LinkState::parse);
             Attr<LinkState> physical = sysfs.read(port.dir().resolve("phys_state"), LinkState::parse);
             boolean up = state.is(s -> s.id() == LinkState.ACTIVE) && physical.is(s -> s.id() == LinkState.LINK_UP);
@@ -43,6 +47,7 @@ final class PortSampler {
             }
             samples.add(new PortSample(port.id(), up, text, linkDowned, errors));
         }
+        sysfs.endRound();
         return samples;
     }
 }
