@@ -120,6 +120,13 @@ public final class DevicePluginAgent implements AutoCloseable {
         return plugins.stream().allMatch(p -> servers.containsKey(p.resource().name()) && registered.contains(p.resource().name()));
     }
 
+    /** Every advertised port's health as the last poll read it, by port id ({@code mlx5_1:1}): the node health reads it too. */
+    public Map<String, PortHealth> portHealth() {
+        Map<String, PortHealth> all = new java.util.HashMap<>();
+        plugins.forEach(plugin -> all.putAll(plugin.portHealth()));
+        return all;
+    }
+
     List<RdmaDevicePlugin> plugins() {
         return plugins;
     }

@@ -74,6 +74,11 @@ final class RdmaDevicePlugin extends DevicePluginGrpc.DevicePluginImplBase {
     }
 
     /** Each device and whether it is healthy now, in advertising order. */
+    /** Each port's health as the last poll read it, by port id. */
+    Map<String, PortHealth> portHealth() {
+        return healthByPort;
+    }
+
     Map<String, Boolean> deviceHealth() {
         Map<String, PortHealth> ports = healthByPort;
         Map<String, Boolean> health = new LinkedHashMap<>();

@@ -104,7 +104,7 @@ final class AgentCommand implements Callable<Integer> {
         NodeInventory node = NodeDiscovery.discover(root);
         DevicePluginAgent agent = noDevicePlugin ? null : devicePlugin(node, root, agentConfig);
         DraAgent draAgent = dra ? draAgent(node, root, agentConfig) : null;
-        NodeHealthMonitor nodeHealth = nodeHealth(root, advertisedPorts(node, agentConfig), agentConfig);
+        NodeHealthMonitor nodeHealth = nodeHealth(root, advertisedPorts(node, agentConfig), agent, agentConfig);
         Termination termination = Termination.listen();
         // The listeners first: an address that cannot be listened on stops the agent before it has made its sockets.
         HttpServer health = HostPort.listen("--health-address", healthSocket, address -> serveHealth(address, agent, draAgent));
@@ -175,7 +175,7 @@ final class AgentCommand implements Callable<Integer> {
     }
 
     /** The Node's RDMA conditions, where there is a cluster and a node name; a cluster not reachable now is tried again each poll. */
-    private NodeHealthMonitor nodeHealth(Path root, List<Port> ports, AgentConfig agentConfig) {
+    private NodeHealthMonitor nodeHealth(Path root, List<Port> ports, DevicePluginAgent agent, AgentConfig agentConfig) {
         if (noKubernetes || !agentConfig.nodeHealth().enabled()) {
             return null;
         }
@@ -188,7 +188,8 @@ final class AgentCommand implements Callable<Integer> {
             log().warn("no Kubernetes credentials: running without the node's RDMA conditions");
             return null;
         }
-        return new NodeHealthMonitor(root, ports, agentConfig.nodeHealth(), client, nodeName, Clock.systemUTC());
+        return new NodeHealthMonitor(root, ports, agent == null ? Map::of : agent::portHealth, agentConfig.nodeHealth(), client, nodeName,
+                Clock.systemUTC());
     }
 
     private AgentConfig loadConfig() {

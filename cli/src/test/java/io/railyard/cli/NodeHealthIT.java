@@ -179,7 +179,7 @@ class NodeHealthIT {
                 .startsWith("mlx5_2 port 1: symbol_error +"));
 
         tree.remove("sys/class/infiniband/mlx5_6");
-        await().atMost(Duration.ofSeconds(5)).untilAsserted(() -> assertThat(lastSent("RdmaDeviceMissing").path("message").asText())
+        await().atMost(Duration.ofSeconds(15)) // the ports' directories are looked at with the counters, every 10 s.untilAsserted(() -> assertThat(lastSent("RdmaDeviceMissing").path("message").asText())
                 .startsWith("mlx5_6 port 1: gone since "));
         othersUntouched();
     }

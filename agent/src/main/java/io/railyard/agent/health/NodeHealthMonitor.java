@@ -1,6 +1,7 @@
 package io.railyard.agent.health;
 
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.railyard.agent.PortHealth;
 import io.railyard.node.Port;
 import io.railyard.node.Sysfs;
 import java.nio.file.Path;
@@ -8,22 +9,25 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The agent's node health loop: every poll the advertised ports' state (their counters every {@link #COUNTERS_EVERY}),
- * the state machine, and the Node brought up to date.
+ * The agent's node health loop: every poll the advertised ports' state (as the device plugin read it; their counters
+ * every {@link #COUNTERS_EVERY}), the state machine, and the Node brought up to date.
  */
 public final class NodeHealthMonitor implements AutoCloseable {
-    /** Counters change slowly and cost a directory of reads: every ten seconds at the default poll. */
+    /** Counters and the ports' directories change slowly: read every ten seconds; a gone port is noticed within them. */
     static final Duration COUNTERS_EVERY = Duration.ofSeconds(10);
     private static final Logger LOG = LoggerFactory.getLogger(NodeHealthMonitor.class);
 
     private final PortSampler sampler;
+    private final Supplier<Map<String, PortHealth>> devicePlugin;
     private final NodeHealth health;
     private final NodeConditionWriter writer;
     private final Clock clock;
@@ -32,8 +36,11 @@ public final class NodeHealthMonitor implements AutoCloseable {
     private Instant countersRead = Instant.EPOCH;
     private volatile List<NodeCondition> conditions;
 
-    public NodeHealthMonitor(Path root, List<Port> ports, NodeHealthConfig config, KubernetesClient client, String nodeName, Clock clock) {
+    /** @param devicePlugin the ports' health as the device plugin's last poll read it (empty map without one): read once, used twice */
+    public NodeHealthMonitor(Path root, List<Port> ports, Supplier<Map<String, PortHealth>> devicePlugin, NodeHealthConfig config,
+            KubernetesClient client, String nodeName, Clock clock) {
         this.sampler = new PortSampler(Sysfs.keepingFilesOpen(root), ports);
+        this.devicePlugin = devicePlugin;
         this.clock = clock;
         this.health = new NodeHealth(config, clock.instant());
         this.writer = new NodeConditionWriter(client, nodeName, config.taint());
@@ -51,7 +58,7 @@ public final class NodeHealthMonitor implements AutoCloseable {
         if (counters) {
             countersRead = now;
         }
-        List<NodeCondition> changed = health.observe(now, sampler.sample(counters));
+        List<NodeCondition> changed = health.observe(now, sampler.sample(devicePlugin.get(), counters));
         changed.forEach(c -> LOG.info("{} {}: {}", c.type(), c.status() ? "True" : "False", c.message()));
         conditions = health.conditions();
         writer.write(now, conditions, changed);

@@ -53,10 +53,13 @@ public final class NodeHealthBench {
             Path kubeconfig = kubeconfig(dir, client);
             latency(dir, client, kubeconfig, jar, jvm, changes);
             writesPerHour(dir, client, dispatcher);
+            pollCost(dir, client);
             for (int run = 1; run <= runs; run++) {
-                double off = cpuPerPoll(dir, kubeconfig, jar, jvm, false, cpuSeconds);
-                double on = cpuPerPoll(dir, kubeconfig, jar, jvm, true, cpuSeconds);
-                System.out.printf("run %d: agent CPU per poll: node health off %.3f ms, on %.3f ms (on/off %.2f)%n", run, off, on, on / off);
+                double[] off = cpuPerPoll(dir, kubeconfig, jar, jvm, false, cpuSeconds);
+                double[] on = cpuPerPoll(dir, kubeconfig, jar, jvm, true, cpuSeconds);
+                System.out.printf("run %d: agent process CPU per poll: node health off %.3f ms, on %.3f ms (on/off %.2f); with it on, "
+                        + "the device plugin's poll thread %.3f ms and the node health thread %.3f ms per poll (%.1f%%)%n",
+                        run, off[0], on[0], on[0] / off[0], on[1], on[2], 100 * on[2] / on[1]);
             }
         } finally {
             server.destroy();
@@ -105,7 +108,7 @@ public final class NodeHealthBench {
     private static void writesPerHour(Path dir, KubernetesClient client, ConditionMergingDispatcher dispatcher) {
         HostTree tree = ExampleNodes.write(ExampleNodes.INFINIBAND, dir.resolve("steady"));
         MovingClock clock = new MovingClock(Instant.parse("2026-01-01T00:00:00Z"));
-        NodeHealthMonitor monitor = new NodeHealthMonitor(tree.root(), NodeDiscovery.discover(tree.root()).ports(),
+        NodeHealthMonitor monitor = new NodeHealthMonitor(tree.root(), NodeDiscovery.discover(tree.root()).ports(), java.util.Map::of,
                 AgentConfig.defaults().nodeHealth(), client, NODE, clock);
         int before = client.v1().events().inNamespace("default").list().getItems().size();
         int patchesBefore = dispatcher.statusPatches().size();
@@ -118,7 +121,53 @@ public final class NodeHealthBench {
         System.out.printf("steady node, one simulated hour (7200 polls of 500 ms): %d status patches, %d events%n", patches, events);
     }
 
-    private static double cpuPerPoll(Path dir, Path kubeconfig, String jar, List<String> jvm, boolean nodeHealth, int seconds) throws Exception {
+    /**
+     * The CPU one poll costs, in this thread, measured over many: the device plugin's health poll of every port (what the
+     * agent did before), and that poll followed by the node health poll that reads its results (what it does now).
+     */
+    private static void pollCost(Path dir, KubernetesClient client) {
+        HostTree tree = ExampleNodes.write(ExampleNodes.INFINIBAND, dir.resolve("cost"));
+        var node = NodeDiscovery.discover(tree.root());
+        List<io.railyard.agent.PluginDevice> devices = io.railyard.agent.PluginDevice.forResource(node,
+                AgentConfig.defaults().resources().getFirst(), new java.util.HashSet<>());
+        io.railyard.node.Sysfs sysfs = new io.railyard.node.Sysfs(tree.root());
+        java.util.concurrent.atomic.AtomicReference<java.util.Map<String, io.railyard.agent.PortHealth>> read =
+                new java.util.concurrent.atomic.AtomicReference<>(java.util.Map.of());
+        MovingClock clock = new MovingClock(Instant.parse("2026-01-01T00:00:00Z"));
+        NodeHealthMonitor monitor = new NodeHealthMonitor(tree.root(), node.ports(), read::get, AgentConfig.defaults().nodeHealth(), client,
+                NODE, clock);
+        Runnable plugin = () -> {
+            java.util.Map<String, io.railyard.agent.PortHealth> ports = new java.util.HashMap<>();
+            devices.forEach(device -> ports.put(device.port().id(), io.railyard.agent.PortHealth.of(sysfs, device)));
+            read.set(ports);
+        };
+        Runnable both = () -> {
+            plugin.run();
+            monitor.poll();
+            clock.advance(Duration.ofMillis(POLL_MS));
+        };
+        for (int round = 1; round <= 5; round++) {
+            double before = cpuMicrosPerCall(plugin, 20_000);
+            double after = cpuMicrosPerCall(both, 20_000);
+            System.out.printf("round %d, one poll of %d ports in-process: device plugin alone %.1f us CPU, with node health %.1f us (%+.1f%%)%n",
+                    round, devices.size(), before, after, 100 * (after - before) / before);
+        }
+    }
+
+    private static double cpuMicrosPerCall(Runnable call, int calls) {
+        var threads = java.lang.management.ManagementFactory.getThreadMXBean();
+        for (int i = 0; i < calls / 4; i++) {
+            call.run();
+        }
+        long start = threads.getCurrentThreadCpuTime();
+        for (int i = 0; i < calls; i++) {
+            call.run();
+        }
+        return (threads.getCurrentThreadCpuTime() - start) / 1000.0 / calls;
+    }
+
+    /** CPU milliseconds per poll: the whole process, the device plugin's poll thread, the node health thread. */
+    private static double[] cpuPerPoll(Path dir, Path kubeconfig, String jar, List<String> jvm, boolean nodeHealth, int seconds) throws Exception {
         HostTree tree = ExampleNodes.write(ExampleNodes.INFINIBAND, dir.resolve("cpu-" + nodeHealth + "-" + System.nanoTime()));
         Path plugins = Files.createDirectories(dir.resolve("plugins-" + System.nanoTime()));
         try (FakeKubelet kubelet = FakeKubelet.start(plugins)) {
@@ -129,10 +178,13 @@ public final class NodeHealthBench {
                     Thread.sleep(50);
                 }
                 Thread.sleep(10_000); // warm: the compiler settles before the measured window
-                long start = cpuMillis(agent.pid());
+                long start = cpuMillis(agent.pid(), "");
+                long pluginStart = cpuMillis(agent.pid(), "railyard-agent");
+                long healthStart = cpuMillis(agent.pid(), "railyard-node-h");
                 Thread.sleep(seconds * 1000L);
-                long used = cpuMillis(agent.pid()) - start;
-                return (double) used / (seconds * 1000.0 / POLL_MS);
+                double polls = seconds * 1000.0 / POLL_MS;
+                return new double[] {(cpuMillis(agent.pid(), "") - start) / polls, (cpuMillis(agent.pid(), "railyard-agent") - pluginStart) / polls,
+                    (cpuMillis(agent.pid(), "railyard-node-h") - healthStart) / polls};
             } finally {
                 agent.destroy();
                 agent.waitFor(10, TimeUnit.SECONDS);
@@ -150,10 +202,25 @@ public final class NodeHealthBench {
         return new ProcessBuilder(argv).redirectErrorStream(true).redirectOutput(dir.resolve("agent-" + System.nanoTime() + ".log").toFile()).start();
     }
 
-    /** utime + stime of a process, from /proc (clock ticks of 10 ms). */
-    private static long cpuMillis(long pid) throws Exception {
-        String[] fields = Files.readString(Path.of("/proc", String.valueOf(pid), "stat")).replaceFirst("^.*\\) ", "").split(" ");
-        return (Long.parseLong(fields[11]) + Long.parseLong(fields[12])) * 10;
+    /** utime + stime of a process (thread prefix "") or of its threads whose name starts so, from /proc (ticks of 10 ms). */
+    private static long cpuMillis(long pid, String thread) throws Exception {
+        if (thread.isEmpty()) {
+            return ticks(Path.of("/proc", String.valueOf(pid), "stat")) * 10;
+        }
+        long ticks = 0;
+        try (var tasks = Files.list(Path.of("/proc", String.valueOf(pid), "task"))) {
+            for (Path task : tasks.toList()) {
+                if (Files.readString(task.resolve("comm")).strip().startsWith(thread)) {
+                    ticks += ticks(task.resolve("stat"));
+                }
+            }
+        }
+        return ticks * 10;
+    }
+
+    private static long ticks(Path stat) throws Exception {
+        String[] fields = Files.readString(stat).replaceFirst("^.*\\) ", "").split(" ");
+        return Long.parseLong(fields[11]) + Long.parseLong(fields[12]);
     }
 
     private static Path kubeconfig(Path dir, KubernetesClient client) throws Exception {
