@@ -178,8 +178,8 @@ class NodeHealthIT {
         await().atMost(Duration.ofSeconds(15)).untilAsserted(() -> assertThat(lastSent("RdmaPortErrors").path("message").asText())
                 .startsWith("mlx5_2 port 1: symbol_error +"));
 
-        tree.remove("sys/class/infiniband/mlx5_6");
-        await().atMost(Duration.ofSeconds(15)) // the ports' directories are looked at with the counters, every 10 s.untilAsserted(() -> assertThat(lastSent("RdmaDeviceMissing").path("message").asText())
+        tree.remove("sys/class/infiniband/mlx5_6"); // the ports' directories are looked at with the counters, every 10 s
+        await().atMost(Duration.ofSeconds(15)).untilAsserted(() -> assertThat(lastSent("RdmaDeviceMissing").path("message").asText())
                 .startsWith("mlx5_6 port 1: gone since "));
         othersUntouched();
     }
