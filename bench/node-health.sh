@@ -2,11 +2,12 @@
 # The node's RDMA conditions (see NodeHealthBench): a port change in sysfs to the condition on the API, p50/p99; the API
 # writes of a steady node over a simulated hour; the agent's CPU per poll with node health off and on, RUNS times.
 # `railyard agent` runs as a process with the JVM options of deploy/agent/daemonset.yaml (without the image's AOT cache).
-#   bench/node-health.sh [CHANGES] [CPU_SECONDS] [RUNS]
+#   bench/node-health.sh [CHANGES] [CPU_SECONDS] [RUNS] [WARM_SECONDS]
 changes=${1:-50}
 seconds=${2:-30}
 runs=${3:-3}
+warm=${4:-10}
 . "$(dirname "$0")/harness.sh"
 mapfile -t agent_options < <(grep -A1 'name: JAVA_TOOL_OPTIONS' deploy/agent/daemonset.yaml | sed -n 's/.*value: "\(.*\)"/\1/p' | tr ' ' '\n' | grep -v '^-XX:AOTCache=')
-"$JAVA_HOME/bin/java" -XX:+UseSerialGC --enable-native-access=ALL-UNNAMED -cp "bench/target/classes:$cp" io.railyard.agent.health.NodeHealthBench \
+"$JAVA_HOME/bin/java" -XX:+UseSerialGC --enable-native-access=ALL-UNNAMED -Drailyard.bench.warmSeconds="$warm" -cp "bench/target/classes:$cp" io.railyard.agent.health.NodeHealthBench \
   "$changes" "$seconds" "$runs" cli/target/railyard.jar "${agent_options[@]}" 2>&1 | grep -v -E '^(SLF4J|WARNING|[A-Z][a-z]{2} [0-9]|INFO)'

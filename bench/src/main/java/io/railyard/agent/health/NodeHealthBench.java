@@ -34,6 +34,8 @@ import java.util.concurrent.TimeUnit;
 public final class NodeHealthBench {
     private static final String NODE = "bench-ib-01";
     private static final long POLL_MS = 500;
+    /** How long the agent runs before its CPU is measured (bench/node-health.sh's WARM_SECONDS). */
+    private static final int WARM_SECONDS = Integer.getInteger("railyard.bench.warmSeconds", 10);
 
     private NodeHealthBench() {}
 
@@ -177,7 +179,7 @@ public final class NodeHealthBench {
                 while (kubelet.registrations().isEmpty() && System.nanoTime() < deadline) {
                     Thread.sleep(50);
                 }
-                Thread.sleep(10_000); // warm: the compiler settles before the measured window
+                Thread.sleep(WARM_SECONDS * 1000L); // the compiler settles before the measured window
                 long start = cpuMillis(agent.pid(), "");
                 long pluginStart = cpuMillis(agent.pid(), "railyard-agent");
                 long healthStart = cpuMillis(agent.pid(), "railyard-node-h");
