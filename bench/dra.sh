@@ -10,7 +10,7 @@ warmup=${2:-5000}
 changes=${3:-10}
 runs=${4:-3}
 . "$(dirname "$0")/harness.sh"
-mapfile -t agent_options < <(grep -A1 'name: JAVA_TOOL_OPTIONS' deploy/agent/daemonset.yaml | sed -n 's/.*value: "\(.*\)"/\1/p' | tr ' ' '\n' | grep -v '^-XX:AOTCache=')
+mapfile -t agent_options < <(agent_jvm_options)
 work=$(mktemp -d)
 trap 'exec 3>&- 2>/dev/null; rm -rf "$work"' EXIT
 for run in $(seq "$runs"); do

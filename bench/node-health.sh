@@ -8,6 +8,6 @@ seconds=${2:-30}
 runs=${3:-3}
 warm=${4:-10}
 . "$(dirname "$0")/harness.sh"
-mapfile -t agent_options < <(grep -A1 'name: JAVA_TOOL_OPTIONS' deploy/agent/daemonset.yaml | sed -n 's/.*value: "\(.*\)"/\1/p' | tr ' ' '\n' | grep -v '^-XX:AOTCache=')
+mapfile -t agent_options < <(agent_jvm_options)
 "$JAVA_HOME/bin/java" -XX:+UseSerialGC --enable-native-access=ALL-UNNAMED -Drailyard.bench.warmSeconds="$warm" -cp "bench/target/classes:$cp" io.railyard.agent.health.NodeHealthBench \
   "$changes" "$seconds" "$runs" cli/target/railyard.jar "${agent_options[@]}" 2>&1 | grep -v -E '^(SLF4J|WARNING|[A-Z][a-z]{2} [0-9]|INFO)'

@@ -104,7 +104,8 @@ final class AgentCommand implements Callable<Integer> {
         NodeInventory node = NodeDiscovery.discover(root);
         DevicePluginAgent agent = noDevicePlugin ? null : devicePlugin(node, root, agentConfig);
         DraAgent draAgent = dra ? draAgent(node, root, agentConfig) : null;
-        NodeHealthMonitor nodeHealth = nodeHealth(root, advertisedPorts(node, agentConfig), agent, agentConfig);
+        List<Port> ports = advertisedPorts(node, agentConfig);
+        NodeHealthMonitor nodeHealth = nodeHealth(root, ports, agent, agentConfig);
         Termination termination = Termination.listen();
         // The listeners first: an address that cannot be listened on stops the agent before it has made its sockets.
         HttpServer health = HostPort.listen("--health-address", healthSocket, address -> serveHealth(address, agent, draAgent));
@@ -125,7 +126,7 @@ final class AgentCommand implements Callable<Integer> {
             draAgent.start();
         }
         if (!noKubernetes) {
-            Thread.ofVirtual().name("railyard-labels").start(() -> label(node, advertisedPorts(node, agentConfig)));
+            Thread.ofVirtual().name("railyard-labels").start(() -> label(node, ports));
         }
         if (nodeHealth != null) {
             nodeHealth.start(Duration.ofMillis(pollIntervalMillis));

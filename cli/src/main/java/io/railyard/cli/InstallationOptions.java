@@ -1,6 +1,7 @@
 package io.railyard.cli;
 
 import io.railyard.api.Names;
+import io.railyard.operator.model.JobValidation;
 import io.railyard.operator.model.OperatorDefaults;
 import picocli.CommandLine.Option;
 
@@ -21,7 +22,7 @@ final class InstallationOptions {
     String rdmaResource;
 
     OperatorDefaults defaults() {
-        if (!rdmaResource.matches("[A-Za-z0-9.-]+/[A-Za-z0-9._-]+")) {
+        if (!JobValidation.isResourceName(rdmaResource)) {
             throw new Railyard.UsageException("--rdma-resource " + rdmaResource + " is not an extended resource name such as rdma/rdma");
         }
         return new OperatorDefaults(railyardImage, rdmaResource);

@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.JsonMappingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import io.railyard.api.Names;
 import io.railyard.api.TrainingJob;
 import io.railyard.operator.model.JobValidation;
@@ -32,10 +33,11 @@ final class JobFile {
         List<JsonNode> documents = documents(name, text(file, name, stdin));
         List<TrainingJob> jobs = new ArrayList<>();
         List<String> problems = new ArrayList<>();
+        KubernetesSerialization reading = LenientReading.serialization(); // built once: it registers every model class
         for (int i = 0; i < documents.size(); i++) {
             String where = documents.size() == 1 ? name : name + " (document " + (i + 1) + ")";
             List<String> own = new ArrayList<>();
-            TrainingJob job = job(documents.get(i), own);
+            TrainingJob job = job(documents.get(i), reading, own);
             if (job != null && own.isEmpty()) {
                 own.addAll(JobValidation.errors(job));
             }
@@ -81,7 +83,7 @@ final class JobFile {
     }
 
     /** One document as a TrainingJob, every field it cannot read added to {@code problems}; null if it cannot be one. */
-    private static TrainingJob job(JsonNode document, List<String> problems) {
+    private static TrainingJob job(JsonNode document, KubernetesSerialization reading, List<String> problems) {
         if (!document.isObject()) {
             problems.add("is not a YAML mapping");
             return null;
@@ -92,7 +94,7 @@ final class JobFile {
         }
         try {
             // read as the operator reads it: what it would not understand is what render and submit refuse
-            TrainingJob job = LenientReading.serialization().convertValue(document, TrainingJob.class);
+            TrainingJob job = reading.convertValue(document, TrainingJob.class);
             problems.addAll(job.unreadFields());
             return job;
         } catch (IllegalArgumentException e) {

@@ -22,6 +22,11 @@ public final class JobValidation {
 
     private JobValidation() {}
 
+    /** An extended resource name such as {@code rdma/rdma}, as the API server accepts one. */
+    public static boolean isResourceName(String name) {
+        return RESOURCE_NAME.matcher(name).matches();
+    }
+
     public static List<String> errors(TrainingJob job) {
         List<String> errors = new ArrayList<>();
         String name = job.getMetadata() == null ? null : job.getMetadata().getName();
@@ -50,7 +55,7 @@ public final class JobValidation {
         }
         if (spec.rdma != null) {
             between(errors, "spec.rdma.devicesPerNode", spec.rdma.devicesPerNode, 1, 64);
-            if (spec.rdma.resource != null && !RESOURCE_NAME.matcher(spec.rdma.resource).matches()) {
+            if (spec.rdma.resource != null && !isResourceName(spec.rdma.resource)) {
                 errors.add("spec.rdma.resource: must be an extended resource name such as rdma/rdma");
             }
             boolean dra = spec.rdma.allocation == RdmaSpec.Allocation.DRA;
