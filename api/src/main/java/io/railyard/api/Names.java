@@ -11,6 +11,8 @@ public final class Names {
     /** Pod labels: the job a pod belongs to, and its index in the gang. */
     public static final String JOB_LABEL = PREFIX + "job-name";
     public static final String INDEX_LABEL = PREFIX + "job-index";
+    /** Pod label: which run of the gang a pod belongs to (status.restarts when it was created); older runs' pods are deleted. */
+    public static final String ATTEMPT_LABEL = PREFIX + "attempt";
     /** Pod annotations written by the operator once the gang is placed, in topology order. */
     public static final String NODE_RANK_ANNOTATION = PREFIX + "node-rank";
     public static final String MASTER_ADDR_ANNOTATION = PREFIX + "master-addr";
@@ -26,6 +28,9 @@ public final class Names {
     public static final String PREFLIGHT_RESULT_ANNOTATION = PREFIX + "preflight-result";
     /** The taint `railyard preflight --taint` puts on failed nodes (effect NoSchedule). */
     public static final String PREFLIGHT_TAINT = PREFIX + "preflight-failed";
+
+    /** The taint the agent's node health puts on a node with an RDMA fault, when enabled. */
+    public static final String RDMA_UNHEALTHY_TAINT = PREFIX + "rdma-unhealthy";
 
     public static final String GPU_RESOURCE = "nvidia.com/gpu";
     public static final String DEFAULT_RDMA_RESOURCE = "rdma/rdma";

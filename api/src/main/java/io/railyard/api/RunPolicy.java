@@ -8,8 +8,16 @@ import io.fabric8.generator.annotation.Min;
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public class RunPolicy {
     @Min(0)
-    @JsonPropertyDescription("Gang restarts before the job fails (default 3).")
+    @JsonPropertyDescription("Restarts for the job's own failures (a trainer that exits non-zero on a healthy node) before it fails with BackoffLimitExceeded (default 3).")
     public Integer backoffLimit;
+
+    @Min(0)
+    @JsonPropertyDescription("Restarts for node faults (a member's node NotReady, with an Rdma* condition True or a NoExecute taint, evicted, or named by rank 0's NCCL log) before the job fails with NodeFailureLimitExceeded (default 10). Preemptions count toward neither limit.")
+    public Integer nodeFailureLimit;
+
+    @Min(0)
+    @JsonPropertyDescription("Seconds a node blamed for a failure stays excluded from the job's pods, unless its conditions and taints clear first (default 3600; 0: never exclude).")
+    public Long nodeExclusionSeconds;
 
     @Min(1)
     @JsonPropertyDescription("Seconds the job may run before it fails with DeadlineExceeded.")

@@ -14,8 +14,20 @@ public class TrainingJobStatus {
     @JsonPropertyDescription("Scheduled, Running, Restarting, RdmaVerified, Succeeded, Failed.")
     public List<Condition> conditions;
 
-    @JsonPropertyDescription("Gang restarts so far.")
+    @JsonPropertyDescription("Gang restarts so far, for any cause.")
     public Integer restarts;
+
+    @JsonPropertyDescription("Restarts for the job's own failures, counted against runPolicy.backoffLimit.")
+    public Integer jobFailures;
+
+    @JsonPropertyDescription("Restarts for node faults, counted against runPolicy.nodeFailureLimit.")
+    public Integer nodeFailures;
+
+    @JsonPropertyDescription("Nodes the job's pods are kept off (a required node affinity NotIn them), and why.")
+    public List<ExcludedNode> excludedNodes;
+
+    @JsonPropertyDescription("The last 10 restarts, oldest first: when, why, and the node, pod and exit code.")
+    public List<Restart> restartHistory;
 
     @JsonPropertyDescription("GPUs of the whole job.")
     public Integer gpus;
@@ -44,6 +56,36 @@ public class TrainingJobStatus {
         public String pod;
         @JsonPropertyDescription("The node the pod runs on.")
         public String node;
+    }
+
+    /** A node the job avoids. */
+    @JsonInclude(JsonInclude.Include.NON_NULL)
+    public static class ExcludedNode {
+        @JsonPropertyDescription("The node's name (kubernetes.io/hostname).")
+        public String node;
+        @JsonPropertyDescription("Why it was blamed: NodeNotReady, an Rdma* condition, RdmaUnhealthyTaint, PreflightFailed, NoExecuteTaint, NodeLost, Evicted, NcclPortError or NcclCompletionError.")
+        public String reason;
+        @JsonPropertyDescription("When it was excluded.")
+        public String since;
+    }
+
+    /** One restart of the gang. */
+    @JsonInclude(JsonInclude.Include.NON_NULL)
+    public static class Restart {
+        @JsonPropertyDescription("When the operator restarted the gang.")
+        public String time;
+        @JsonPropertyDescription("Job, Node or Preemption: the limit it counted toward (Preemption: none).")
+        public String cause;
+        @JsonPropertyDescription("What happened: ContainerFailed, PodDeleted, NodeUnhealthy, or the node's fault.")
+        public String reason;
+        @JsonPropertyDescription("The node blamed, or the failed pod's node.")
+        public String node;
+        @JsonPropertyDescription("The pod that failed first.")
+        public String pod;
+        @JsonPropertyDescription("The trainer's exit code, when it exited.")
+        public Integer exitCode;
+        @JsonPropertyDescription("The failure in words.")
+        public String message;
     }
 
     /** The verdict on rank 0's NCCL log. */

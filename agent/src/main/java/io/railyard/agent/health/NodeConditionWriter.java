@@ -31,7 +31,7 @@ import org.slf4j.LoggerFactory;
  * the API server could not take is kept and written on the next call.
  */
 public final class NodeConditionWriter {
-    public static final String TAINT_KEY = "railyard.io/rdma-unhealthy";
+    public static final String TAINT_KEY = io.railyard.api.Names.RDMA_UNHEALTHY_TAINT;
     /** Two heartbeats an hour: 1,000 steady nodes write about 0.6 times a second in all (every 5 minutes would be 3.3). */
     static final Duration HEARTBEAT = Duration.ofMinutes(30);
     private static final Logger LOG = LoggerFactory.getLogger(NodeConditionWriter.class);

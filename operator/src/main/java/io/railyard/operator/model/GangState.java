@@ -5,7 +5,9 @@ import io.fabric8.kubernetes.api.model.Pod;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
 import java.util.TreeMap;
 
 /**
@@ -13,39 +15,59 @@ import java.util.TreeMap;
  * every NCCL communicator, so one failure means the whole gang restarts.
  *
  * @param failure why the gang must restart: the failed pod, its container and exit code, or a missing or lost pod
+ * @param failed every pod that failed, was lost, or is being evicted or deleted, for blame
  */
-public record GangState(int expected, int created, int scheduled, int running, int succeeded, Optional<String> failure) {
+public record GangState(int expected, int created, int scheduled, int running, int succeeded, Optional<Failure> failure, List<Pod> failed) {
 
-    public static GangState observe(int expected, String job, List<Pod> pods) {
+    /** @param pod the first broken pod's name; @param object that pod, null when it was deleted */
+    public record Failure(String pod, String message, Pod object) {}
+
+    /**
+     * @param pods the current run's pods (older runs' are being deleted)
+     * @param deleted the run's pods that existed and are gone (a pod not created yet is not one)
+     */
+    public static GangState observe(int expected, String job, List<Pod> pods, Set<String> deleted) {
         Map<String, Pod> byName = new TreeMap<>();
         pods.forEach(pod -> byName.put(pod.getMetadata().getName(), pod));
         int scheduled = 0;
         int running = 0;
         int succeeded = 0;
-        List<String> failures = new ArrayList<>();
+        List<Failure> failures = new ArrayList<>();
         for (Pod pod : byName.values()) {
             String phase = pod.getStatus() == null ? "Pending" : String.valueOf(pod.getStatus().getPhase());
             if (pod.getSpec() != null && pod.getSpec().getNodeName() != null) {
                 scheduled++;
             }
-            switch (phase) {
-                case "Running" -> running++;
-                case "Succeeded" -> succeeded++;
-                case "Failed" -> failures.add(failed(pod));
-                case "Unknown" -> failures.add("pod " + pod.getMetadata().getName() + " lost contact with its node "
-                        + pod.getSpec().getNodeName());
-                default -> { }
+            String name = pod.getMetadata().getName();
+            Optional<String> disruption = disruption(pod);
+            if (phase.equals("Failed")) {
+                failures.add(new Failure(name, failed(pod), pod));
+            } else if (phase.equals("Unknown")) {
+                failures.add(new Failure(name, "pod " + name + " lost contact with its node " + pod.getSpec().getNodeName(), pod));
+            } else if (disruption.isPresent()) {
+                failures.add(new Failure(name, "pod " + name + " is being evicted (" + disruption.get() + ")", pod));
+            } else if (pod.getMetadata().getDeletionTimestamp() != null) {
+                failures.add(new Failure(name, "pod " + name + " is being deleted", pod));
+            } else if (phase.equals("Running")) {
+                running++;
+            } else if (phase.equals("Succeeded")) {
+                succeeded++;
             }
         }
-        if (!byName.isEmpty() && byName.size() < expected && failures.isEmpty()) {
-            for (int index = 0; index < expected; index++) {
-                if (!byName.containsKey(job + "-" + index)) {
-                    failures.add("pod " + job + "-" + index + " was deleted");
-                    break;
-                }
-            }
+        if (failures.isEmpty()) {
+            deleted.stream().sorted().findFirst().ifPresent(pod -> failures.add(new Failure(pod, "pod " + pod + " was deleted", null)));
         }
-        return new GangState(expected, byName.size(), scheduled, running, succeeded, failures.stream().findFirst());
+        return new GangState(expected, byName.size(), scheduled, running, succeeded, failures.stream().findFirst(),
+                failures.stream().map(Failure::object).filter(Objects::nonNull).toList());
+    }
+
+    /** The DisruptionTarget condition Kubernetes sets before it evicts or preempts a pod: its reason and message. */
+    static Optional<String> disruption(Pod pod) {
+        if (pod.getStatus() == null || pod.getStatus().getConditions() == null) {
+            return Optional.empty();
+        }
+        return pod.getStatus().getConditions().stream().filter(c -> "DisruptionTarget".equals(c.getType()) && "True".equals(c.getStatus()))
+                .findFirst().map(c -> c.getReason() + (c.getMessage() == null ? "" : ": " + c.getMessage()));
     }
 
     /** Pending (pods not yet created), Scheduling, Running, Succeeded; a failure is for the caller to act on. */

@@ -81,6 +81,10 @@ public final class JobValidation {
         }
         if (spec.runPolicy != null) {
             atLeast(errors, "spec.runPolicy.backoffLimit", spec.runPolicy.backoffLimit, 0);
+            atLeast(errors, "spec.runPolicy.nodeFailureLimit", spec.runPolicy.nodeFailureLimit, 0);
+            if (spec.runPolicy.nodeExclusionSeconds != null && spec.runPolicy.nodeExclusionSeconds < 0) {
+                errors.add("spec.runPolicy.nodeExclusionSeconds: must be at least 0");
+            }
             if (spec.runPolicy.activeDeadlineSeconds != null && spec.runPolicy.activeDeadlineSeconds < 1) {
                 errors.add("spec.runPolicy.activeDeadlineSeconds: must be at least 1");
             }

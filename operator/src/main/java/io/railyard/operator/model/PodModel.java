@@ -4,6 +4,7 @@ import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.ContainerBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
+import io.fabric8.kubernetes.api.model.NodeSelectorTermBuilder;
 import io.fabric8.kubernetes.api.model.PodSpecBuilder;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.ResourceClaim;
@@ -28,14 +29,32 @@ final class PodModel {
     static final String QUEUE_LABEL = "kueue.x-k8s.io/queue-name";
     static final String POD_GROUP_LABEL = "kueue.x-k8s.io/pod-group-name";
     static final String POD_GROUP_COUNT_ANNOTATION = "kueue.x-k8s.io/pod-group-total-count";
+    static final String HOSTNAME_LABEL = "kubernetes.io/hostname";
     private static final String POD_INFO = "/etc/railyard/pod";
     private static final String RANK_DIR = "/var/run/railyard";
 
     private PodModel() {}
 
+    /** Which run of the gang the job is on: its restarts so far. */
+    static int attempt(TrainingJob job) {
+        return job.getStatus() == null || job.getStatus().restarts == null ? 0 : job.getStatus().restarts;
+    }
+
+    static List<String> excludedNodes(TrainingJob job) {
+        return job.getStatus() == null || job.getStatus().excludedNodes == null ? List.of()
+                : job.getStatus().excludedNodes.stream().map(e -> e.node).sorted().toList();
+    }
+
     static Pod desired(TrainingJob job, JobSettings settings, int index, String railyardImage) {
         PodBuilder pod = new PodBuilder().withMetadata(Ownership.metadata(job, settings.podName(index)));
-        pod.editMetadata().addToLabels(Names.INDEX_LABEL, String.valueOf(index)).endMetadata();
+        pod.editMetadata().addToLabels(Names.INDEX_LABEL, String.valueOf(index))
+                .addToLabels(Names.ATTEMPT_LABEL, String.valueOf(attempt(job))).endMetadata();
+        NodeSelectorTermBuilder nodes = new NodeSelectorTermBuilder().addNewMatchExpression().withKey(Names.RDMA_NODE_LABEL)
+                .withOperator("In").withValues("true").endMatchExpression();
+        List<String> excluded = excludedNodes(job);
+        if (!excluded.isEmpty()) { // the nodes blamed for an earlier failure (status.excludedNodes)
+            nodes.addNewMatchExpression().withKey(HOSTNAME_LABEL).withOperator("NotIn").withValues(excluded).endMatchExpression();
+        }
         PodSpecBuilder spec = new PodSpecBuilder()
                 .withRestartPolicy("Never")
                 .withHostname(settings.podName(index))
@@ -45,11 +64,10 @@ final class PodModel {
                 .withTolerations(settings.podTemplate().tolerations)
                 .withNewAffinity()
                 .withNewNodeAffinity().withNewRequiredDuringSchedulingIgnoredDuringExecution()
-                .addNewNodeSelectorTerm().addNewMatchExpression().withKey(Names.RDMA_NODE_LABEL).withOperator("In").withValues("true")
-                .endMatchExpression().endNodeSelectorTerm()
+                .addToNodeSelectorTerms(nodes.build())
                 .endRequiredDuringSchedulingIgnoredDuringExecution().endNodeAffinity()
                 .withNewPodAntiAffinity().addNewRequiredDuringSchedulingIgnoredDuringExecution()
-                .withTopologyKey("kubernetes.io/hostname")
+                .withTopologyKey(HOSTNAME_LABEL)
                 .withNewLabelSelector().addToMatchLabels(Names.JOB_LABEL, settings.name()).endLabelSelector()
                 .endRequiredDuringSchedulingIgnoredDuringExecution().endPodAntiAffinity()
                 .endAffinity();

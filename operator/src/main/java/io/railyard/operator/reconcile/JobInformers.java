@@ -14,32 +14,55 @@ import io.javaoperatorsdk.operator.processing.event.source.EventSource;
 import io.javaoperatorsdk.operator.processing.event.source.informer.InformerEventSource;
 import io.railyard.api.Names;
 import io.railyard.api.TrainingJob;
+import io.railyard.operator.model.NodeFaults;
 import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.Map;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 
 /**
  * The caches a reconcile reads instead of the API server: the gang's pods, Service, PodGroup and ResourceClaimTemplate
- * (watched by the job label, mapped to their job by owner reference) and the RDMA nodes' labels for rank order. A
- * steady job costs no request. PodGroups and claim templates are watched only where the cluster serves their API.
+ * (watched by the job label, mapped to their job by owner reference) and the RDMA nodes, for rank order and for the
+ * health of the nodes a gang runs on. A steady job costs no request. PodGroups and claim templates are watched only where the cluster serves their API.
  */
 final class JobInformers {
+    private static final String BY_NODE = "railyard-node";
+
     private JobInformers() {}
 
     static List<EventSource<?, TrainingJob>> prepare(EventSourceContext<TrainingJob> context) {
         List<EventSource<?, TrainingJob>> sources = new ArrayList<>();
-        sources.add(owned(Pod.class, context));
+        InformerEventSource<Pod, TrainingJob> pods = owned(Pod.class, context);
+        pods.addIndexers(Map.of(BY_NODE, pod -> pod.getSpec() == null || pod.getSpec().getNodeName() == null
+                ? List.of() : List.of(pod.getSpec().getNodeName())));
+        sources.add(pods);
         sources.add(owned(Service.class, context));
         for (Class<? extends HasMetadata> optional : List.of(PodGroup.class, ResourceClaimTemplate.class)) {
             if (serves(context, optional)) {
                 sources.add(owned(optional, context));
             }
         }
-        // nodes are not the job's: they are read for their topology labels and trigger nothing
+        // nodes are not the job's: read for their labels and health; one that turns faulty wakes the jobs on it
         sources.add(new InformerEventSource<>(InformerEventSourceConfiguration.from(Node.class, TrainingJob.class)
-                .withLabelSelector(Names.RDMA_NODE_LABEL + "=true").withSecondaryToPrimaryMapper(node -> Set.of()).build(), context));
+                .withLabelSelector(Names.RDMA_NODE_LABEL + "=true").withSecondaryToPrimaryMapper(node -> jobsOn(node, pods)).build(), context));
         return sources;
+    }
+
+    /** The jobs with a pod on a node that shows a fault: a node that is fine concerns nobody. */
+    private static Set<ResourceID> jobsOn(Node node, InformerEventSource<Pod, TrainingJob> pods) {
+        if (!NodeFaults.concerning(node)) {
+            return Set.of();
+        }
+        Set<ResourceID> jobs = new HashSet<>();
+        for (Pod pod : pods.byIndex(BY_NODE, node.getMetadata().getName())) {
+            String job = pod.getMetadata().getLabels() == null ? null : pod.getMetadata().getLabels().get(Names.JOB_LABEL);
+            if (job != null) {
+                jobs.add(new ResourceID(job, pod.getMetadata().getNamespace()));
+            }
+        }
+        return jobs;
     }
 
     /** Whether an owned object is in the cache; null when its kind has no cache here (read it from the API). */

@@ -10,11 +10,12 @@ import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.LongAdder;
 
-/** What the operator does, for Prometheus: jobs by phase, reconciles, gang restarts. */
+/** What the operator does, for Prometheus: jobs by phase, reconciles, gang restarts by cause. */
 public final class OperatorMetrics implements MultiCollector {
     private final Map<String, String> phases = new ConcurrentHashMap<>();
     private final LongAdder reconciles = new LongAdder();
-    private final LongAdder restarts = new LongAdder();
+    /** Gang restarts by cause: Job, Node or Preemption. */
+    private final Map<String, LongAdder> restarts = new ConcurrentHashMap<>();
 
     void reconciled(String job, String phase) {
         reconciles.increment();
@@ -23,8 +24,8 @@ public final class OperatorMetrics implements MultiCollector {
         }
     }
 
-    void restarted() {
-        restarts.increment();
+    void restarted(String cause) {
+        restarts.computeIfAbsent(cause, c -> new LongAdder()).increment();
     }
 
     /** Reconciles so far. */
@@ -32,8 +33,9 @@ public final class OperatorMetrics implements MultiCollector {
         return reconciles.sum();
     }
 
-    long gangRestarts() {
-        return restarts.sum();
+    long gangRestarts(String cause) {
+        LongAdder count = restarts.get(cause);
+        return count == null ? 0 : count.sum();
     }
 
     void removed(String job) {
@@ -53,7 +55,16 @@ public final class OperatorMetrics implements MultiCollector {
         return MetricSnapshots.of(jobs.build(),
                 CounterSnapshot.builder().name("railyard_operator_reconciles").help("Reconciles of TrainingJobs")
                         .dataPoint(CounterSnapshot.CounterDataPointSnapshot.builder().value(reconciles.sum()).build()).build(),
-                CounterSnapshot.builder().name("railyard_operator_gang_restarts").help("Gangs deleted and created again after a member failed")
-                        .dataPoint(CounterSnapshot.CounterDataPointSnapshot.builder().value(restarts.sum()).build()).build());
+                restarts());
+    }
+
+    private CounterSnapshot restarts() {
+        CounterSnapshot.Builder counter = CounterSnapshot.builder().name("railyard_operator_gang_restarts")
+                .help("Gangs deleted and created again, by cause: Job (its own failure), Node (a node fault), Preemption");
+        for (String cause : new String[] {"Job", "Node", "Preemption"}) {
+            counter.dataPoint(CounterSnapshot.CounterDataPointSnapshot.builder().labels(Labels.of("cause", cause))
+                    .value(gangRestarts(cause)).build());
+        }
+        return counter.build();
     }
 }

@@ -13,16 +13,37 @@ public interface RankZeroLog {
      */
     int HEAD_BYTES = 8 << 20;
 
+    /** The last lines, where a failed trainer's NCCL errors are. */
+    int TAIL_LINES = 2000;
+
     Optional<String> read(String namespace, String pod);
+
+    /** The end of the log, read once when a gang fails, for the node its NCCL errors name; the same text by default. */
+    default Optional<String> tail(String namespace, String pod) {
+        return read(namespace, pod);
+    }
 
     /** Reads through the API server's pods/log endpoint. */
     static RankZeroLog through(KubernetesClient client) {
-        return (namespace, pod) -> {
-            try {
-                return Optional.ofNullable(client.pods().inNamespace(namespace).withName(pod).inContainer("trainer")
-                        .limitBytes(HEAD_BYTES).getLog());
-            } catch (KubernetesClientException e) {
-                return Optional.empty(); // not started yet, or the log is not served: try again on the next reconcile
+        return new RankZeroLog() {
+            @Override
+            public Optional<String> read(String namespace, String pod) {
+                try {
+                    return Optional.ofNullable(client.pods().inNamespace(namespace).withName(pod).inContainer("trainer")
+                            .limitBytes(HEAD_BYTES).getLog());
+                } catch (KubernetesClientException e) {
+                    return Optional.empty(); // not started yet, or the log is not served: try again on the next reconcile
+                }
+            }
+
+            @Override
+            public Optional<String> tail(String namespace, String pod) {
+                try {
+                    return Optional.ofNullable(client.pods().inNamespace(namespace).withName(pod).inContainer("trainer")
+                            .tailingLines(TAIL_LINES).getLog());
+                } catch (KubernetesClientException e) {
+                    return Optional.empty();
+                }
             }
         };
     }

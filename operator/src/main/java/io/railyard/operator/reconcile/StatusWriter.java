@@ -24,11 +24,25 @@ final class StatusWriter {
         set("Running", false, reason, message);
     }
 
-    void restart(String failure) {
+    /** The gang restarts: its ranks, preflight figures and RDMA verdict belong to the run that ended. */
+    void restart(String reason, String failure) {
         status.phase = "Pending";
-        set("Restarting", true, "GangFailed", failure + ": every pod is recreated (restart " + status.restarts + ")");
-        set("Running", false, "GangFailed", failure);
-        set("Scheduled", false, "GangFailed", failure);
+        status.ranks = null;
+        status.preflight = null;
+        status.rdma = null;
+        String counts = "restart " + status.restarts + ": " + count(status.jobFailures, "job failure") + ", "
+                + count(status.nodeFailures, "node failure") + ", " + count(status.restarts - value(status.jobFailures) - value(status.nodeFailures), "preemption");
+        set("Restarting", true, reason, failure + ": every pod is recreated (" + counts + ")");
+        set("Running", false, reason, failure);
+        set("Scheduled", false, reason, failure);
+    }
+
+    private static String count(Integer count, String what) {
+        return value(count) + " " + what + (value(count) == 1 ? "" : "s");
+    }
+
+    private static int value(Integer count) {
+        return count == null ? 0 : count;
     }
 
     void observe(GangState gang) {

@@ -14,17 +14,22 @@ import io.javaoperatorsdk.operator.api.reconciler.Context;
 import io.javaoperatorsdk.operator.api.reconciler.DeleteControl;
 import io.javaoperatorsdk.operator.api.reconciler.EventSourceContext;
 import io.javaoperatorsdk.operator.api.reconciler.Reconciler;
+import io.javaoperatorsdk.operator.api.reconciler.ResourceOperations;
 import io.javaoperatorsdk.operator.api.reconciler.UpdateControl;
 import io.javaoperatorsdk.operator.processing.event.source.EventSource;
 import io.railyard.api.Names;
+import io.railyard.api.RunPolicy;
 import io.railyard.api.TrainingJob;
 import io.railyard.api.TrainingJobStatus;
 import io.railyard.diagnose.logs.RdmaVerdict;
+import io.railyard.operator.model.FailureBlame;
 import io.railyard.operator.model.GangState;
 import io.railyard.operator.model.JobValidation;
+import io.railyard.operator.model.NodeFaults;
 import io.railyard.operator.model.OperatorDefaults;
 import io.railyard.operator.model.PreflightGate;
 import io.railyard.operator.model.RankOrder;
+import io.railyard.operator.model.RestartBook;
 import io.railyard.operator.model.TrainingJobModel;
 import java.time.Clock;
 import java.time.Duration;
@@ -35,18 +40,21 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.function.Function;
 import java.util.stream.Collectors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * Owns TrainingJobs: validate, create what the builders describe, observe the gang, restart it whole when a member
- * fails, order ranks by topology, and patch the status only when it changed.
+ * fails or a member's node turns bad (avoiding the node blamed), order ranks by topology, and patch the status only
+ * when it changed.
  */
 public final class TrainingJobReconciler implements Reconciler<TrainingJob>, Cleaner<TrainingJob> {
     private static final Logger LOG = LoggerFactory.getLogger(TrainingJobReconciler.class);
@@ -58,6 +66,7 @@ public final class TrainingJobReconciler implements Reconciler<TrainingJob>, Cle
     private final RankZeroLog rankZeroLog;
     private final Clock clock;
     private final OperatorMetrics metrics = new OperatorMetrics();
+    private final PodExpectations expectations = new PodExpectations();
 
     /**
      * @param rankZeroLog where rank 0's log is read, for the RdmaVerified condition (null: through the API server)
@@ -82,16 +91,20 @@ public final class TrainingJobReconciler implements Reconciler<TrainingJob>, Cle
     @Override
     public UpdateControl<TrainingJob> reconcile(TrainingJob job, Context<TrainingJob> context) {
         UpdateControl<TrainingJob> control = decide(job, context);
-        control.getResource().ifPresent(fresh -> {
-            JobEvents.record(context.getClient(), job, job.getStatus(), fresh.getStatus(), clock.instant());
-            if (fresh.getStatus().restarts != null && !fresh.getStatus().restarts.equals(job.getStatus() == null ? null : job.getStatus().restarts)) {
-                metrics.restarted();
-            }
-        });
+        control.getResource().ifPresent(fresh -> changed(job, fresh.getStatus(), context.getClient()));
         TrainingJob latest = control.getResource().orElse(job);
-        metrics.reconciled(job.getMetadata().getNamespace() + "/" + job.getMetadata().getName(),
+        metrics.reconciled(key(job),
                 latest.getStatus() == null ? null : latest.getStatus().phase);
         return control;
+    }
+
+    /** Events for the conditions that changed, and the restart metric by cause. */
+    private void changed(TrainingJob job, TrainingJobStatus after, KubernetesClient client) {
+        JobEvents.record(client, job, job.getStatus(), after, clock.instant());
+        Integer restartsBefore = job.getStatus() == null ? null : job.getStatus().restarts;
+        if (after.restarts != null && !after.restarts.equals(restartsBefore) && after.restartHistory != null) {
+            metrics.restarted(after.restartHistory.getLast().cause);
+        }
     }
 
     private UpdateControl<TrainingJob> decide(TrainingJob job, Context<TrainingJob> context) {
@@ -99,8 +112,9 @@ public final class TrainingJobReconciler implements Reconciler<TrainingJob>, Cle
         TrainingJobStatus before = job.getStatus() == null ? new TrainingJobStatus() : job.getStatus();
         TrainingJobStatus status = Serialization.clone(before);
         StatusWriter writer = new StatusWriter(status, generation(job), now());
+        List<Pod> cached = new ArrayList<>(context.getSecondaryResources(Pod.class));
         if ("Succeeded".equals(status.phase) || "Failed".equals(status.phase)) {
-            return finished(job, client, status);
+            return finished(job, client, status, cached);
         }
         if (!job.unreadFields().isEmpty()) {
             writer.fail("UnreadableSpec", "the operator cannot read " + String.join("; ", job.unreadFields())
@@ -112,53 +126,69 @@ public final class TrainingJobReconciler implements Reconciler<TrainingJob>, Cle
             writer.fail("InvalidSpec", String.join("; ", errors));
             return patch(job, before, status);
         }
-        TrainingJobModel.Desired desired = TrainingJobModel.desired(job, defaults);
+        Function<String, Optional<Node>> nodes = name -> JobInformers.node(context, name);
+        RunPolicy policy = job.getSpec().runPolicy;
+        status.excludedNodes = RestartBook.stillExcluded(status.excludedNodes, nodes, policy, clock.instant());
+        TrainingJobModel.Desired desired = TrainingJobModel.desired(planned(job, status), defaults);
         if (job.getStatus() == null) {
             JobEvents.warnings(client, job, desired.warnings(), clock.instant());
         }
         for (HasMetadata object : desired.objects()) {
-            Boolean cached = object instanceof Pod ? Boolean.TRUE : JobInformers.cached(context, object);
-            if (cached == null) {
+            Boolean known = object instanceof Pod ? Boolean.TRUE : JobInformers.cached(context, object);
+            if (known == null) {
                 ensure(client, object);
-            } else if (!cached) {
+            } else if (!known) {
                 create(client, object);
             }
         }
-        List<Pod> pods = new ArrayList<>(context.getSecondaryResources(Pod.class));
-        int nodes = job.getSpec().nodes;
-        GangState gang = GangState.observe(nodes, job.getMetadata().getName(), pods);
+        String run = String.valueOf(status.restarts == null ? 0 : status.restarts);
+        Map<Boolean, List<Pod>> byRun = cached.stream().collect(Collectors.partitioningBy(pod -> ofRun(pod, run)));
+        List<Pod> pods = byRun.get(true);
+        deleteEarlierRuns(client, byRun.get(false));
+        int nodeCount = job.getSpec().nodes;
+        Set<String> deleted = expectations.deleted(key(job), PodExpectations.names(pods), clock.instant());
+        GangState gang = GangState.observe(nodeCount, job.getMetadata().getName(), pods, deleted);
         PreflightGate.Result preflight = PreflightGate.observe(job, pods, clock.instant());
         if (preflight.state() == PreflightGate.State.FAILED) {
-            deletePods(client, job);
             writer.preflight(preflight.status());
-            writer.fail("PreflightFailed", preflight.status().message);
             preflight.nodesToMark().forEach(node -> markFailed(client, node));
-            return patch(job, before, status);
+            if (preflight.nodesToMark().isEmpty()) {
+                writer.fail("PreflightFailed", preflight.status().message);
+                return stopNow(job, context, before, status);
+            }
+            String first = preflight.nodesToMark().getFirst();
+            return restart(job, context, before, status, writer, "NodeFailure", preflight.nodesToMark(), new FailureBlame.Blame(
+                    FailureBlame.Cause.NODE, NodeFaults.PREFLIGHT_FAILED, first, null, null, "preflight: " + preflight.status().message));
         }
         if (preflight.state() == PreflightGate.State.PASSED && status.preflight == null) {
             writer.preflight(preflight.status());
         }
         if (gang.failure().isPresent() && !preflight.holdsFailure()) {
-            deletePods(client, job);
-            int restarts = status.restarts == null ? 0 : status.restarts;
-            if (restarts < backoffLimit(job)) {
-                status.restarts = restarts + 1;
-                writer.restart(gang.failure().get());
-            } else {
-                writer.fail("BackoffLimitExceeded", gang.failure().get() + " after " + restarts + " restarts");
-            }
-            return patch(job, before, status);
+            String rankZero = before.ranks == null ? job.getMetadata().getName() + "-0" : before.ranks.getFirst().pod;
+            FailureBlame.Blame blame = FailureBlame.of(gang.failure().get(), gang.failed(), pods, nodes,
+                    () -> logs(client).tail(job.getMetadata().getNamespace(), rankZero));
+            String reason = switch (blame.cause()) {
+                case JOB -> "GangFailed";
+                case NODE -> "NodeFailure";
+                case PREEMPTION -> "Preempted";
+            };
+            return restart(job, context, before, status, writer, reason, blame.node() == null ? List.of() : List.of(blame.node()), blame);
+        }
+        Optional<FailureBlame.Blame> unhealthy = FailureBlame.whileRunning(pods, nodes, clock.instant());
+        if (unhealthy.isPresent()) {
+            return restart(job, context, before, status, writer, "NodeUnhealthy", List.of(unhealthy.get().node()), unhealthy.get());
         }
         if (deadlinePassed(job, status)) {
-            deletePods(client, job);
             writer.fail("DeadlineExceeded", "ran longer than activeDeadlineSeconds " + job.getSpec().runPolicy.activeDeadlineSeconds);
-            return patch(job, before, status);
+            return stopNow(job, context, before, status);
         }
-        Set<String> existing = pods.stream().map(pod -> pod.getMetadata().getName()).collect(Collectors.toSet());
-        createAll(client, desired.objects().stream().filter(Pod.class::isInstance)
-                .filter(pod -> !existing.contains(pod.getMetadata().getName())).toList());
+        Set<String> existing = PodExpectations.names(cached);
+        List<Pod> missing = desired.objects().stream().filter(Pod.class::isInstance).map(Pod.class::cast)
+                .filter(pod -> !existing.contains(pod.getMetadata().getName())).toList();
+        expectations.created(key(job), PodExpectations.names(missing), clock.instant());
+        createAll(client, missing);
         status.ranks = ranks(context, client, job, pods, gang);
-        status.gpus = nodes * job.getSpec().gpusPerNode;
+        status.gpus = nodeCount * job.getSpec().gpusPerNode;
         writer.observe(gang);
         if ("Running".equals(status.phase) && (status.rdma == null || status.rdma.verified == null) && status.ranks != null) {
             verifyRdma(job, client, status, writer);
@@ -166,11 +196,66 @@ public final class TrainingJobReconciler implements Reconciler<TrainingJob>, Cle
         return patch(job, before, status);
     }
 
+    /**
+     * Records a failure in the status (counters, history, exclusions), writes it, and only then deletes the run's
+     * pods: an operator that stops in between finds the restart counted and the old pods marked as an earlier run.
+     */
+    private UpdateControl<TrainingJob> restart(TrainingJob job, Context<TrainingJob> context, TrainingJobStatus before,
+            TrainingJobStatus status, StatusWriter writer, String reason, List<String> exclude, FailureBlame.Blame blame) {
+        RestartBook.Decision decision = RestartBook.record(status, blame, exclude, job.getSpec().runPolicy, clock.instant());
+        if (decision.restarts()) {
+            writer.restart(reason, blame.message());
+        } else {
+            writer.fail(decision.terminalReason(), decision.message());
+        }
+        return stopNow(job, context, before, status);
+    }
+
+    /** Writes the status now, through the operator's cache so that the next reconcile sees it, then deletes the pods. */
+    private UpdateControl<TrainingJob> stopNow(TrainingJob job, Context<TrainingJob> context, TrainingJobStatus before, TrainingJobStatus status) {
+        log(job, before, status);
+        new ResourceOperations<>(context).jsonPatchPrimaryStatus(job, current -> {
+            current.setStatus(status);
+            return current;
+        });
+        changed(job, status, context.getClient());
+        expectations.forget(key(job));
+        deletePods(context.getClient(), job);
+        return UpdateControl.<TrainingJob>noUpdate().rescheduleAfter(WAITING);
+    }
+
+    /** The job as its next pods are built: with the nodes excluded now. */
+    private static TrainingJob planned(TrainingJob job, TrainingJobStatus status) {
+        TrainingJob planned = new TrainingJob();
+        planned.setMetadata(job.getMetadata());
+        planned.setSpec(job.getSpec());
+        planned.setStatus(status);
+        return planned;
+    }
+
+    /** Whether a pod belongs to the gang's current run; pods from before runs were counted belong to the first. */
+    private static boolean ofRun(Pod pod, String run) {
+        String attempt = pod.getMetadata().getLabels() == null ? null : pod.getMetadata().getLabels().get(Names.ATTEMPT_LABEL);
+        return attempt == null ? run.equals("0") : attempt.equals(run);
+    }
+
+    /** Pods of a run that was restarted (an operator stopped before it deleted them); their names wait for the new run. */
+    private static void deleteEarlierRuns(KubernetesClient client, List<Pod> earlier) {
+        for (Pod pod : earlier) {
+            if (pod.getMetadata().getDeletionTimestamp() == null) {
+                client.pods().inNamespace(pod.getMetadata().getNamespace()).withName(pod.getMetadata().getName()).delete();
+            }
+        }
+    }
+
+    private RankZeroLog logs(KubernetesClient client) {
+        return rankZeroLog != null ? rankZeroLog : RankZeroLog.through(client);
+    }
+
     /** Reads rank 0's NCCL lines until they tell whether RDMA is really used. */
     private void verifyRdma(TrainingJob job, KubernetesClient client, TrainingJobStatus status, StatusWriter writer) {
-        RankZeroLog logs = rankZeroLog != null ? rankZeroLog : RankZeroLog.through(client);
         String rankZero = status.ranks.getFirst().pod;
-        logs.read(job.getMetadata().getNamespace(), rankZero).ifPresent(log -> {
+        logs(client).read(job.getMetadata().getNamespace(), rankZero).ifPresent(log -> {
             boolean gpuDirect = job.getSpec().rdma == null || job.getSpec().rdma.gpuDirect == null || job.getSpec().rdma.gpuDirect;
             RdmaVerdict verdict = RdmaVerdict.of(log, gpuDirect);
             writer.rdma(verdict, rankZero);
@@ -182,7 +267,8 @@ public final class TrainingJobReconciler implements Reconciler<TrainingJob>, Cle
         // Owner references let the garbage collector do this; deleting here also covers clusters (and test servers)
         // where it is slow or absent.
         KubernetesClient client = context.getClient();
-        metrics.removed(job.getMetadata().getNamespace() + "/" + job.getMetadata().getName());
+        metrics.removed(key(job));
+        expectations.forget(key(job));
         deletePods(client, job);
         TrainingJobModel.desired(job, defaults).objects().stream().filter(object -> !(object instanceof Pod))
                 .forEach(object -> client.resource(object).delete());
@@ -236,7 +322,10 @@ public final class TrainingJobReconciler implements Reconciler<TrainingJob>, Cle
         });
     }
 
-    private UpdateControl<TrainingJob> finished(TrainingJob job, KubernetesClient client, TrainingJobStatus status) {
+    private UpdateControl<TrainingJob> finished(TrainingJob job, KubernetesClient client, TrainingJobStatus status, List<Pod> pods) {
+        if ("Failed".equals(status.phase) && pods.stream().anyMatch(pod -> pod.getMetadata().getDeletionTimestamp() == null)) {
+            deletePods(client, job); // the failure was written before its pods were deleted: an operator stopped in between
+        }
         Long ttl = job.getSpec().runPolicy == null ? null : job.getSpec().runPolicy.ttlSecondsAfterFinished;
         if (ttl == null || status.completionTime == null) {
             return UpdateControl.noUpdate();
@@ -254,9 +343,8 @@ public final class TrainingJobReconciler implements Reconciler<TrainingJob>, Cle
      * Creates the gang's missing pods, several at a time: a 1,024-node gang created one by one waits on a thousand
      * round trips. A pod another reconcile created meanwhile (409) is fine.
      */
-    private static void createAll(KubernetesClient client, List<HasMetadata> pods) {
-        if (pods.size() <= 1) {
-            pods.forEach(pod -> create(client, pod));
+    private static void createAll(KubernetesClient client, List<Pod> pods) {
+        if (pods.isEmpty()) {
             return;
         }
         try (ExecutorService creators = Executors.newFixedThreadPool(Math.min(CREATORS, pods.size()),
@@ -317,9 +405,8 @@ public final class TrainingJobReconciler implements Reconciler<TrainingJob>, Cle
      */
     private static UpdateControl<TrainingJob> patch(TrainingJob job, TrainingJobStatus before, TrainingJobStatus after) {
         boolean changed = !Serialization.asJson(before).equals(Serialization.asJson(after));
-        if (changed && (!Objects.equals(before.phase, after.phase) || !Objects.equals(before.restarts, after.restarts))) {
-            LOG.info("TrainingJob({}/{}) {} -> {}: {}", job.getMetadata().getNamespace(), job.getMetadata().getName(), before.phase,
-                    after.phase, JobEvents.latest(after));
+        if (changed) {
+            log(job, before, after);
         }
         UpdateControl<TrainingJob> control;
         if (changed) {
@@ -338,8 +425,15 @@ public final class TrainingJobReconciler implements Reconciler<TrainingJob>, Cle
         return ttl == null ? control : control.rescheduleAfter(Duration.ofSeconds(ttl + 1));
     }
 
-    private static int backoffLimit(TrainingJob job) {
-        return job.getSpec().runPolicy == null || job.getSpec().runPolicy.backoffLimit == null ? 3 : job.getSpec().runPolicy.backoffLimit;
+    private static void log(TrainingJob job, TrainingJobStatus before, TrainingJobStatus after) {
+        if (!Objects.equals(before.phase, after.phase) || !Objects.equals(before.restarts, after.restarts)) {
+            LOG.info("TrainingJob({}/{}) {} -> {}: {}", job.getMetadata().getNamespace(), job.getMetadata().getName(), before.phase,
+                    after.phase, JobEvents.latest(after));
+        }
+    }
+
+    private static String key(TrainingJob job) {
+        return job.getMetadata().getNamespace() + "/" + job.getMetadata().getName();
     }
 
     private static long generation(TrainingJob job) {

@@ -7,6 +7,7 @@ import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import org.junit.jupiter.api.Test;
 
 /** The pure parts of the operator's loop: ranks in topology order, the gang's state, and conditions. */
@@ -22,6 +23,11 @@ class GangTest {
         return new PodBuilder(pod(name, "n1", "Failed")).editStatus().addNewContainerStatus().withName("trainer")
                 .withNewState().withNewTerminated().withExitCode(exitCode).withReason("Error").endTerminated().endState()
                 .endContainerStatus().endStatus().build();
+    }
+
+    /** A two-pod gang's current run, with none of its pods deleted. */
+    private static GangState observe(List<Pod> pods) {
+        return GangState.observe(2, "job", pods, Set.of());
     }
 
     @Test
@@ -57,25 +63,41 @@ class GangTest {
 
     @Test
     void phasesOfTheGang() {
-        assertThat(GangState.observe(2, "job", List.of()).phase()).isEqualTo("Pending");
-        assertThat(GangState.observe(2, "job", List.of(pod("job-0", "n1", "Pending"), pod("job-1", null, "Pending"))).phase())
+        assertThat(observe(List.of()).phase()).isEqualTo("Pending");
+        assertThat(observe(List.of(pod("job-0", "n1", "Pending"), pod("job-1", null, "Pending"))).phase())
                 .isEqualTo("Scheduling");
-        assertThat(GangState.observe(2, "job", List.of(pod("job-0", "n1", "Running"), pod("job-1", "n2", "Running"))).phase())
+        assertThat(observe(List.of(pod("job-0", "n1", "Running"), pod("job-1", "n2", "Running"))).phase())
                 .isEqualTo("Running");
-        assertThat(GangState.observe(2, "job", List.of(pod("job-0", "n1", "Succeeded"), pod("job-1", "n2", "Succeeded"))).phase())
+        assertThat(observe(List.of(pod("job-0", "n1", "Succeeded"), pod("job-1", "n2", "Succeeded"))).phase())
                 .isEqualTo("Succeeded");
     }
 
     @Test
     void failuresNameThePodContainerAndExitCode() {
-        GangState failedPod = GangState.observe(2, "job", List.of(pod("job-0", "n1", "Running"), failed("job-1", 137)));
-        GangState deleted = GangState.observe(2, "job", List.of(pod("job-0", "n1", "Running")));
-        GangState lost = GangState.observe(2, "job", List.of(pod("job-0", "n1", "Running"), pod("job-1", "n2", "Unknown")));
+        GangState failedPod = observe(List.of(pod("job-0", "n1", "Running"), failed("job-1", 137)));
+        GangState deleted = GangState.observe(2, "job", List.of(pod("job-0", "n1", "Running")), Set.of("job-1"));
+        GangState lost = observe(List.of(pod("job-0", "n1", "Running"), pod("job-1", "n2", "Unknown")));
 
-        assertThat(failedPod.failure()).hasValue("pod job-1 container trainer exited with code 137 (Error)");
-        assertThat(deleted.failure()).hasValue("pod job-1 was deleted");
-        assertThat(lost.failure()).hasValue("pod job-1 lost contact with its node n2");
-        assertThat(GangState.observe(2, "job", List.of(pod("job-0", "n1", "Running"), pod("job-1", "n2", "Running"))).failure()).isEmpty();
+        assertThat(failedPod.failure().map(GangState.Failure::message)).hasValue("pod job-1 container trainer exited with code 137 (Error)");
+        assertThat(deleted.failure().map(GangState.Failure::message)).hasValue("pod job-1 was deleted");
+        assertThat(lost.failure().map(GangState.Failure::message)).hasValue("pod job-1 lost contact with its node n2");
+        assertThat(lost.failed()).extracting(p -> p.getMetadata().getName()).containsExactly("job-1");
+        assertThat(observe(List.of(pod("job-0", null, "Pending"))).failure())
+                .as("a pod not created yet, or whose event has not come").isEmpty();
+        assertThat(observe(List.of(pod("job-0", "n1", "Running"), pod("job-1", "n2", "Running"))).failure()).isEmpty();
+    }
+
+    @Test
+    void aPodBeingEvictedOrDeletedBreaksTheGangBeforeItIsGone() {
+        Pod evicted = new PodBuilder(pod("job-1", "n2", "Running")).editStatus().addNewCondition().withType("DisruptionTarget")
+                .withStatus("True").withReason("PreemptionByScheduler").withMessage("Kueue: preempted by a higher priority workload")
+                .endCondition().endStatus().build();
+        Pod deleting = new PodBuilder(pod("job-0", "n1", "Running")).editMetadata().withDeletionTimestamp("2026-11-30T01:00:00Z").endMetadata().build();
+
+        assertThat(observe(List.of(pod("job-0", "n1", "Running"), evicted)).failure().map(GangState.Failure::message))
+                .hasValue("pod job-1 is being evicted (PreemptionByScheduler: Kueue: preempted by a higher priority workload)");
+        assertThat(observe(List.of(deleting, pod("job-1", "n2", "Running"))).failure().map(GangState.Failure::message))
+                .hasValue("pod job-0 is being deleted");
     }
 
     @Test

@@ -15,10 +15,9 @@ import io.fabric8.kubernetes.client.server.mock.EnableKubernetesMockClient;
 import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
 import io.fabric8.mockwebserver.http.RecordedRequest;
 import io.fabric8.volcano.api.model.scheduling.v1beta1.PodGroup;
-import io.javaoperatorsdk.operator.Operator;
 import io.railyard.api.Names;
 import io.railyard.api.TrainingJob;
-import io.railyard.operator.model.OperatorDefaults;
+import io.railyard.api.TrainingJobStatus;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -38,7 +37,7 @@ import org.junit.jupiter.api.Test;
 class TrainingJobReconcilerTest {
     static KubernetesClient client;
     static KubernetesMockServer server;
-    static Operator operator;
+    static OperatorUnderTest running;
     static TrainingJobReconciler reconciler;
     /** Rank 0 logs by pod: the kubelet's log endpoint, which the mock server does not serve. */
     static final Map<String, String> LOGS = new ConcurrentHashMap<>();
@@ -47,31 +46,17 @@ class TrainingJobReconcilerTest {
 
     @BeforeAll
     static void start() {
-        // the operator's own client reads leniently, as OperatorCommand's does; the test's client writes what the API server holds
-        var serialization = LenientReading.serialization();
-        KubernetesClient operatorClient = new io.fabric8.kubernetes.client.KubernetesClientBuilder().withConfig(client.getConfiguration())
-                .withKubernetesSerialization(serialization).build();
-        operator = new Operator(o -> o.withKubernetesClient(operatorClient).withCloseClientOnStop(true)
-                .withResourceCloner(LenientReading.cloner(serialization))
-                .withUseSSAToPatchPrimaryResource(false).withSSABasedCreateUpdateMatchForDependentResources(false));
-        reconciler = new TrainingJobReconciler(new OperatorDefaults("railyard:test", "rdma/rdma"), (namespace, pod) -> Optional.ofNullable(LOGS.get(pod)), CLOCK);
-        operator.register(reconciler);
-        operator.start();
+        running = OperatorUnderTest.start(client, (namespace, pod) -> Optional.ofNullable(LOGS.get(pod)), CLOCK);
+        reconciler = running.reconciler();
     }
 
     @AfterAll
     static void stop() {
-        operator.stop();
+        running.close();
     }
 
-    private static TrainingJob create(String name, String spec) throws Exception {
-        TrainingJob job = new ObjectMapper(new YAMLFactory()).readValue("""
-                apiVersion: railyard.io/v1alpha1
-                kind: TrainingJob
-                metadata: {name: %s, namespace: ns}
-                spec:
-                """.formatted(name) + spec.indent(2), TrainingJob.class);
-        return client.resource(job).create();
+    private static TrainingJob create(String name, String spec) {
+        return OperatorUnderTest.create(client, name, spec);
     }
 
     private static TrainingJob job(String name) {
@@ -243,7 +228,7 @@ class TrainingJobReconcilerTest {
         await().atMost(Duration.ofSeconds(20)).untilAsserted(() -> assertThat(job("restart").getStatus().phase).isEqualTo("Failed"));
         assertThat(condition("restart", "Failed").getReason()).isEqualTo("BackoffLimitExceeded");
         assertThat(condition("restart", "Failed").getMessage()).contains("pod restart-0 failed", "after 1 restarts");
-        assertThat(reconciler.metrics().gangRestarts()).isGreaterThanOrEqualTo(1);
+        assertThat(reconciler.metrics().gangRestarts("Job")).isGreaterThanOrEqualTo(1);
     }
 
     @Test
@@ -317,30 +302,56 @@ class TrainingJobReconcilerTest {
     }
 
     @Test
-    void aFailedPreflightFailsTheJobWithoutRestartAndLabelsTheSuspect() throws Exception {
+    void aFailedPreflightLabelsTheSuspectAndRestartsTheGangAwayFromIt() throws Exception {
         for (String node : List.of("pf-x", "pf-y", "pf-z")) {
             client.nodes().resource(new NodeBuilder().withNewMetadata().withName(node).endMetadata().build()).create();
         }
         create("gate-bad", "{image: pytorch, script: t.py, nodes: 3, gpusPerNode: 8, preflight: {}}");
         await().atMost(Duration.ofSeconds(20)).untilAsserted(() -> assertThat(pods("gate-bad")).hasSize(3));
+        List<String> firstUids = pods("gate-bad").stream().map(p -> p.getMetadata().getUid()).toList();
 
         preflightDone("gate-bad-1", "pf-y", 1, link("slow", 61));
         await().during(Duration.ofSeconds(2)).atMost(Duration.ofSeconds(5)).untilAsserted(() -> {
-            assertThat(job("gate-bad").getStatus().restarts).as("a preflight failure is not a crash to retry").isNull();
+            assertThat(job("gate-bad").getStatus().restarts).as("the gate waits for every pod's figures").isNull();
             assertThat(pods("gate-bad")).hasSize(3);
         });
         preflightDone("gate-bad-0", "pf-x", 1, "{\"links\":[{\"hca\":\"mlx5_0\",\"verdict\":\"failed\",\"reason\":\"ib_write_bw: Couldn't connect\"}]}");
         preflightDone("gate-bad-2", "pf-z", 0, link("ok", 197));
 
-        await().atMost(Duration.ofSeconds(20)).untilAsserted(() -> assertThat(job("gate-bad").getStatus().phase).isEqualTo("Failed"));
-        assertThat(condition("gate-bad", "Failed").getReason()).isEqualTo("PreflightFailed");
-        assertThat(condition("gate-bad", "Failed").getMessage()).startsWith("pf-y suspect: all 2 of its links");
-        assertThat(condition("gate-bad", "PreflightPassed").getStatus()).isEqualTo("False");
-        assertThat(job("gate-bad").getStatus().preflight.links).hasSize(3);
-        assertThat(job("gate-bad").getStatus().restarts).isNull();
+        await().atMost(Duration.ofSeconds(20)).untilAsserted(() -> {
+            assertThat(job("gate-bad").getStatus().restarts).isEqualTo(1);
+            assertThat(pods("gate-bad")).hasSize(3).noneMatch(p -> firstUids.contains(p.getMetadata().getUid()));
+        });
+        TrainingJobStatus status = job("gate-bad").getStatus();
+        assertThat(status.nodeFailures).isEqualTo(1);
+        assertThat(status.jobFailures).isNull();
+        assertThat(status.excludedNodes).extracting(e -> e.node + " " + e.reason).containsExactly("pf-y PreflightFailed");
+        assertThat(status.restartHistory).singleElement().satisfies(restart -> {
+            assertThat(restart.cause).isEqualTo("Node");
+            assertThat(restart.message).startsWith("preflight: pf-y suspect: all 2 of its links");
+        });
+        assertThat(condition("gate-bad", "Restarting").getReason()).isEqualTo("NodeFailure");
+        assertThat(pod("gate-bad-0").getSpec().getAffinity().getNodeAffinity().getRequiredDuringSchedulingIgnoredDuringExecution()
+                .getNodeSelectorTerms().getFirst().getMatchExpressions())
+                .anySatisfy(e -> assertThat(e.getKey() + " " + e.getOperator() + " " + e.getValues()).isEqualTo("kubernetes.io/hostname NotIn [pf-y]"));
         assertThat(client.nodes().withName("pf-y").get().getMetadata().getLabels()).containsEntry(Names.PREFLIGHT_LABEL, "failed");
         assertThat(client.nodes().withName("pf-x").get().getMetadata().getLabels()).doesNotContainKey(Names.PREFLIGHT_LABEL);
-        await().atMost(Duration.ofSeconds(20)).untilAsserted(() -> assertThat(pods("gate-bad")).isEmpty());
+    }
+
+    @Test
+    void aFailedPreflightThatBlamesNoNodeFailsTheJob() throws Exception {
+        create("gate-slow", "{image: pytorch, script: t.py, nodes: 2, gpusPerNode: 8, preflight: {}}");
+        await().atMost(Duration.ofSeconds(20)).untilAsserted(() -> assertThat(pods("gate-slow")).hasSize(2));
+
+        // one slow link each way between two nodes: the link's (or the fabric's), not a node's
+        preflightDone("gate-slow-0", "pf-s0", 1, link("slow", 61));
+        preflightDone("gate-slow-1", "pf-s1", 0, link("ok", 196));
+
+        await().atMost(Duration.ofSeconds(20)).untilAsserted(() -> assertThat(job("gate-slow").getStatus().phase).isEqualTo("Failed"));
+        assertThat(condition("gate-slow", "Failed").getReason()).isEqualTo("PreflightFailed");
+        assertThat(condition("gate-slow", "PreflightPassed").getStatus()).isEqualTo("False");
+        assertThat(job("gate-slow").getStatus().restarts).isNull();
+        await().atMost(Duration.ofSeconds(20)).untilAsserted(() -> assertThat(pods("gate-slow")).isEmpty());
     }
 
     @Test

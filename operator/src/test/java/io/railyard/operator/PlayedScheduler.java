@@ -1,0 +1,149 @@
+package io.railyard.operator;
+
+import io.fabric8.kubernetes.api.model.Node;
+import io.fabric8.kubernetes.api.model.NodeSelectorRequirement;
+import io.fabric8.kubernetes.api.model.NodeSelectorTerm;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodBuilder;
+import io.fabric8.kubernetes.api.model.Taint;
+import io.fabric8.kubernetes.api.model.Toleration;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.railyard.api.Names;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.locks.LockSupport;
+
+/**
+ * The scheduler and kubelets a CRUD mock API server lacks, played: each pod without a node is bound to the first node
+ * (by name) that its node selector and required node affinity select, whose NoSchedule and NoExecute taints it tolerates, and that holds
+ * no other pod of its job; then it runs, with the node's address as its own (the host network).
+ */
+public final class PlayedScheduler implements AutoCloseable {
+    /** A pod bound to a node. */
+    public record Binding(String pod, String uid, String attempt, String node) {}
+
+    private final KubernetesClient client;
+    private final String namespace;
+    private final List<Binding> bindings = new CopyOnWriteArrayList<>();
+    private final Thread loop;
+    private volatile boolean running = true;
+
+    public PlayedScheduler(KubernetesClient client, String namespace) {
+        this.client = client;
+        this.namespace = namespace;
+        this.loop = Thread.ofPlatform().daemon().name("played-scheduler").start(this::run);
+    }
+
+    /** Every binding so far, oldest first. */
+    public List<Binding> bindings() {
+        return List.copyOf(bindings);
+    }
+
+    private void run() {
+        while (running) {
+            try {
+                scheduleOnce();
+            } catch (KubernetesClientException e) {
+                // a pod deleted under us, or the server stopping: the next round sees what is left
+            }
+            LockSupport.parkNanos(50_000_000);
+        }
+    }
+
+    private void scheduleOnce() {
+        List<Pod> pods = client.pods().inNamespace(namespace).list().getItems();
+        List<Node> nodes = client.nodes().list().getItems().stream().sorted(Comparator.comparing(n -> n.getMetadata().getName())).toList();
+        Map<String, Set<String>> jobsOnNode = new HashMap<>();
+        for (Pod pod : pods) {
+            if (pod.getSpec().getNodeName() != null && !finished(pod)) {
+                jobsOnNode.computeIfAbsent(pod.getSpec().getNodeName(), n -> new HashSet<>()).add(job(pod));
+            }
+        }
+        for (Pod pod : pods) {
+            if (pod.getSpec().getNodeName() != null || pod.getMetadata().getDeletionTimestamp() != null) {
+                continue;
+            }
+            for (Node node : nodes) {
+                String name = node.getMetadata().getName();
+                if (selects(pod, node) && tolerates(pod, node) && !jobsOnNode.getOrDefault(name, Set.of()).contains(job(pod))) {
+                    bind(pod, node);
+                    jobsOnNode.computeIfAbsent(name, n -> new HashSet<>()).add(job(pod));
+                    break;
+                }
+            }
+        }
+    }
+
+    private void bind(Pod pod, Node node) {
+        String address = node.getStatus() == null || node.getStatus().getAddresses() == null || node.getStatus().getAddresses().isEmpty()
+                ? null : node.getStatus().getAddresses().getFirst().getAddress();
+        client.pods().inNamespace(namespace).withName(pod.getMetadata().getName()).edit(p -> new PodBuilder(p)
+                .editSpec().withNodeName(node.getMetadata().getName()).endSpec()
+                .withNewStatus().withPhase("Running").withPodIP(address).withHostIP(address).endStatus().build());
+        bindings.add(new Binding(pod.getMetadata().getName(), pod.getMetadata().getUid(),
+                pod.getMetadata().getLabels().get(Names.ATTEMPT_LABEL), node.getMetadata().getName()));
+    }
+
+    /**
+     * The node selector, and the required node affinity's terms (any one), each with all its expressions;
+     * kubernetes.io/hostname as the node's name.
+     */
+    private static boolean selects(Pod pod, Node node) {
+        Map<String, String> labels = new HashMap<>(node.getMetadata().getLabels() == null ? Map.of() : node.getMetadata().getLabels());
+        labels.putIfAbsent("kubernetes.io/hostname", node.getMetadata().getName());
+        Map<String, String> selector = pod.getSpec().getNodeSelector() == null ? Map.of() : pod.getSpec().getNodeSelector();
+        if (!selector.entrySet().stream().allMatch(entry -> entry.getValue().equals(labels.get(entry.getKey())))) {
+            return false;
+        }
+        var affinity = pod.getSpec().getAffinity();
+        if (affinity == null || affinity.getNodeAffinity() == null || affinity.getNodeAffinity().getRequiredDuringSchedulingIgnoredDuringExecution() == null) {
+            return true;
+        }
+        for (NodeSelectorTerm term : affinity.getNodeAffinity().getRequiredDuringSchedulingIgnoredDuringExecution().getNodeSelectorTerms()) {
+            if (term.getMatchExpressions().stream().allMatch(expression -> matches(expression, labels))) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static boolean matches(NodeSelectorRequirement expression, Map<String, String> labels) {
+        String value = labels.get(expression.getKey());
+        return switch (expression.getOperator()) {
+            case "In" -> value != null && expression.getValues().contains(value);
+            case "NotIn" -> value == null || !expression.getValues().contains(value);
+            case "Exists" -> value != null;
+            case "DoesNotExist" -> value == null;
+            default -> throw new IllegalArgumentException("the played scheduler does not know operator " + expression.getOperator());
+        };
+    }
+
+    private static boolean tolerates(Pod pod, Node node) {
+        List<Taint> taints = node.getSpec() == null || node.getSpec().getTaints() == null ? List.of() : node.getSpec().getTaints();
+        List<Toleration> tolerations = pod.getSpec().getTolerations() == null ? List.of() : pod.getSpec().getTolerations();
+        return taints.stream().filter(taint -> !"PreferNoSchedule".equals(taint.getEffect())).allMatch(taint -> tolerations.stream()
+                .anyMatch(t -> (t.getKey() == null ? "Exists".equals(t.getOperator()) : t.getKey().equals(taint.getKey()))
+                        && (t.getEffect() == null || t.getEffect().equals(taint.getEffect()))));
+    }
+
+    private static boolean finished(Pod pod) {
+        String phase = pod.getStatus() == null ? null : pod.getStatus().getPhase();
+        return "Succeeded".equals(phase) || "Failed".equals(phase);
+    }
+
+    private static String job(Pod pod) {
+        return pod.getMetadata().getLabels() == null ? "" : String.valueOf(pod.getMetadata().getLabels().get(Names.JOB_LABEL));
+    }
+
+    @Override
+    public void close() throws InterruptedException {
+        running = false;
+        loop.join();
+    }
+}

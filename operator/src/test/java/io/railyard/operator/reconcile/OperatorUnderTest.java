@@ -1,0 +1,52 @@
+package io.railyard.operator.reconcile;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import io.javaoperatorsdk.operator.Operator;
+import io.railyard.api.TrainingJob;
+import io.railyard.operator.model.OperatorDefaults;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.time.Clock;
+
+/**
+ * The operator as OperatorCommand runs it (a lenient reading client, no server-side apply, which the CRUD mock API
+ * server lacks), on a test's mock server.
+ */
+record OperatorUnderTest(Operator operator, TrainingJobReconciler reconciler) implements AutoCloseable {
+
+    static OperatorUnderTest start(KubernetesClient client, RankZeroLog logs, Clock clock) {
+        var serialization = LenientReading.serialization();
+        KubernetesClient operatorClient = new KubernetesClientBuilder().withConfig(client.getConfiguration())
+                .withKubernetesSerialization(serialization).build();
+        Operator operator = new Operator(o -> o.withKubernetesClient(operatorClient).withCloseClientOnStop(true)
+                .withResourceCloner(LenientReading.cloner(serialization))
+                .withUseSSAToPatchPrimaryResource(false).withSSABasedCreateUpdateMatchForDependentResources(false));
+        TrainingJobReconciler reconciler = new TrainingJobReconciler(new OperatorDefaults("railyard:test", "rdma/rdma"), logs, clock);
+        operator.register(reconciler);
+        operator.start();
+        return new OperatorUnderTest(operator, reconciler);
+    }
+
+    /** A TrainingJob in namespace ns from its spec in YAML, created the way kubectl would. */
+    static TrainingJob create(KubernetesClient client, String name, String spec) {
+        try {
+            TrainingJob job = new ObjectMapper(new YAMLFactory()).readValue("""
+                    apiVersion: railyard.io/v1alpha1
+                    kind: TrainingJob
+                    metadata: {name: %s, namespace: ns}
+                    spec:
+                    """.formatted(name) + spec.indent(2), TrainingJob.class);
+            return client.resource(job).create();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    @Override
+    public void close() {
+        operator.stop();
+    }
+}
