@@ -17,6 +17,8 @@ import picocli.CommandLine.Model.CommandSpec;
 /** {@code railyard status}: a TrainingJob's phase, ranks, conditions and RDMA verdict. */
 @Command(name = "status", mixinStandardHelpOptions = true, description = "Show a TrainingJob's phase, ranks, conditions and RDMA verdict.")
 final class StatusCommand implements Callable<Integer> {
+    private static final int LAST_RESTARTS = 3;
+
     @Spec
     CommandSpec spec;
 
@@ -49,6 +51,15 @@ final class StatusCommand implements Callable<Integer> {
                     }
                 }
             }
+            if (status != null && status.excludedNodes != null) {
+                status.excludedNodes.forEach(excluded -> out.println("  excluded node " + excluded.node + ": " + excluded.reason
+                        + " since " + excluded.since));
+            }
+            if (status != null && status.restartHistory != null) {
+                int from = Math.max(0, status.restartHistory.size() - LAST_RESTARTS);
+                status.restartHistory.subList(from, status.restartHistory.size()).forEach(restart -> out.println("  restart at " + restart.time
+                        + " (" + restart.cause + ", " + restart.reason + "): " + restart.message));
+            }
             if (status != null && status.preflight != null && status.preflight.links != null) {
                 status.preflight.links.stream().filter(link -> !"ok".equals(link.verdict)).forEach(link -> out.println("  preflight "
                         + link.from + " " + link.hca + " -> " + link.to + ": " + link.verdict + (link.reason == null ? "" : " (" + link.reason + ")")));
@@ -73,8 +84,18 @@ final class StatusCommand implements Callable<Integer> {
         return job.getMetadata().getName() + ": " + (status.phase == null ? "Pending" : status.phase)
                 + ", scheduled " + (scheduled == null ? "0 of " + nodes : scheduled)
                 + ", running " + (running == null ? "0 of " + nodes : running)
-                + ", restarts " + (status.restarts == null ? 0 : status.restarts)
+                + ", restarts " + (status.restarts == null ? 0 : status.restarts) + restartCauses(status)
                 + (status.rdma == null ? "" : ", RDMA " + (Boolean.TRUE.equals(status.rdma.verified) ? "verified" : "NOT used: " + status.rdma.message));
+    }
+
+    /** " (1 job failure, 2 node faults)": what the restarts were for, when there were any. */
+    private static String restartCauses(TrainingJobStatus status) {
+        if (status.restarts == null || status.restarts == 0) {
+            return "";
+        }
+        int job = status.jobFailures == null ? 0 : status.jobFailures;
+        int node = status.nodeFailures == null ? 0 : status.nodeFailures;
+        return " (" + job + " job, " + node + " node, " + (status.restarts - job - node) + " preemption)";
     }
 
     /** The Failed condition's reason and message. */

@@ -45,6 +45,27 @@ class TrainingJobModelTest {
     }
 
     @Test
+    void theNextRunsPodsAvoidTheExcludedNodesAndCarryTheRun() {
+        TrainingJob job = Jobs.yaml("{image: pytorch, script: t.py, nodes: 2, gpusPerNode: 8, rdma: {devicesPerNode: 8}}");
+        job.setStatus(new io.railyard.api.TrainingJobStatus());
+        job.getStatus().restarts = 2;
+        io.railyard.api.TrainingJobStatus.ExcludedNode excluded = new io.railyard.api.TrainingJobStatus.ExcludedNode();
+        excluded.node = "gpu-7";
+        excluded.reason = "RdmaPortDown";
+        job.getStatus().excludedNodes = java.util.List.of(excluded);
+
+        Pod pod = Jobs.pods(job).getFirst();
+
+        assertThat(pod.getMetadata().getLabels()).containsEntry(io.railyard.api.Names.ATTEMPT_LABEL, "2");
+        assertThat(pod.getSpec().getAffinity().getNodeAffinity().getRequiredDuringSchedulingIgnoredDuringExecution().getNodeSelectorTerms())
+                .singleElement().satisfies(term -> assertThat(term.getMatchExpressions())
+                        .extracting(e -> e.getKey() + " " + e.getOperator() + " " + e.getValues())
+                        .containsExactly("railyard.io/rdma In [true]", "kubernetes.io/hostname NotIn [gpu-7]"));
+        assertThat(Jobs.pods(Jobs.yaml("{image: pytorch, script: t.py, nodes: 2, gpusPerNode: 8}")).getFirst().getMetadata().getLabels())
+                .containsEntry(io.railyard.api.Names.ATTEMPT_LABEL, "0");
+    }
+
+    @Test
     void thePodGroupAsksForExactlyWhatThePodsRequestInEveryAllocationMode() {
         String base = "{image: pytorch, script: t.py, nodes: 3, gpusPerNode: 8, resources: {cpu: '48', memory: 800Gi}, "
                 + "scheduling: {scheduler: volcano}, ";
