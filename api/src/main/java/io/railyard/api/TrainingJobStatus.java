@@ -63,7 +63,7 @@ public class TrainingJobStatus {
     public static class ExcludedNode {
         @JsonPropertyDescription("The node's name (kubernetes.io/hostname).")
         public String node;
-        @JsonPropertyDescription("Why it was blamed: NodeNotReady, an Rdma* condition, RdmaUnhealthyTaint, PreflightFailed, NoExecuteTaint, NodeLost, Evicted, NcclPortError or NcclCompletionError.")
+        @JsonPropertyDescription("Why it was blamed: NodeNotReady, an Rdma* condition, RdmaUnhealthyTaint, PreflightFailed, NoExecuteTaint, NodeLost, NodeShutdown, Evicted, NcclPortError, NcclDeviceError or NcclCompletionError.")
         public String reason;
         @JsonPropertyDescription("When it was excluded.")
         public String since;

@@ -6,9 +6,6 @@ import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
-import io.fabric8.kubernetes.client.http.BasicBuilder;
-import io.fabric8.kubernetes.client.http.HttpRequest;
-import io.fabric8.kubernetes.client.http.Interceptor;
 import io.fabric8.kubernetes.client.server.mock.KubernetesCrudDispatcher;
 import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
 import io.fabric8.mockwebserver.Context;
@@ -23,11 +20,8 @@ import java.time.Clock;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Optional;
-import java.util.TreeMap;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import java.util.concurrent.atomic.LongAdder;
 
 /**
  * The TrainingJob operator at scale on the fabric8 CRUD mock API server (no real API server can be had here): for jobs
@@ -37,7 +31,7 @@ import java.util.concurrent.atomic.LongAdder;
  */
 public final class OperatorScale {
     /** The operator's requests by verb, watches apart: counted on its own client. */
-    private static final Map<String, LongAdder> REQUESTS = new ConcurrentHashMap<>();
+    private static final RequestCounts REQUESTS = new RequestCounts();
 
     private OperatorScale() {}
 
@@ -49,7 +43,7 @@ public final class OperatorScale {
         Config config = server.createClient().getConfiguration();
         try (KubernetesClient observer = new KubernetesClientBuilder().withConfig(config).build();
                 KubernetesClient client = new KubernetesClientBuilder().withConfig(config)
-                        .withHttpClientBuilderConsumer(builder -> builder.addOrReplaceInterceptor("count", new Counting())).build()) {
+                        .withHttpClientBuilderConsumer(builder -> builder.addOrReplaceInterceptor("count", REQUESTS)).build()) {
             double peer = plainClientCreates(observer, 1024);
             System.out.printf("peer: a plain client creating 1,024 pods, 16 at a time: %.2f s%n", peer);
             Operator operator = new Operator(o -> o.withKubernetesClient(client).withCloseClientOnStop(false)
@@ -58,24 +52,24 @@ public final class OperatorScale {
             operator.register(reconciler);
             operator.start();
             for (int nodes : new int[] {8, 128, 1024}) {
-                Map<String, Long> before = snapshot();
+                Map<String, Long> before = REQUESTS.snapshot();
                 long reconcilesBefore = reconciler.metrics().reconciles();
                 long start = System.nanoTime();
                 observer.resource(job("job-" + nodes, nodes)).create();
                 awaitPods(observer, "job-" + nodes, nodes);
                 double seconds = (System.nanoTime() - start) / 1e9;
                 Thread.sleep(2_000);   // the reconciles the pods' creation set off
-                Map<String, Long> during = difference(snapshot(), before);
+                Map<String, Long> during = RequestCounts.difference(REQUESTS.snapshot(), before);
                 long reconciles = reconciler.metrics().reconciles() - reconcilesBefore;
                 System.out.printf("%d-node job: all pods created in %.2f s%s; %d reconciles, requests %s (%.1f per reconcile)%n", nodes, seconds,
                         nodes == 1024 ? String.format(" (%.2f x the plain client)", seconds / peer) : "", reconciles, during,
-                        during.values().stream().mapToLong(Long::longValue).sum() / (double) Math.max(1, reconciles));
+                        RequestCounts.total(during) / (double) Math.max(1, reconciles));
             }
-            Map<String, Long> before = snapshot();
+            Map<String, Long> before = REQUESTS.snapshot();
             long reconcilesBefore = reconciler.metrics().reconciles();
             Thread.sleep(steadySeconds * 1_000L);
             System.out.printf("steady state, %d s, 3 jobs (1,160 pods): %d reconciles, requests beyond watches %s%n", steadySeconds,
-                    reconciler.metrics().reconciles() - reconcilesBefore, difference(snapshot(), before));
+                    reconciler.metrics().reconciles() - reconcilesBefore, RequestCounts.difference(REQUESTS.snapshot(), before));
             System.gc();
             long heap = ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed();
             System.out.printf("heap after GC: %d MiB (the operator, its informers' caches, and the mock server in one JVM)%n", heap >> 20);
@@ -121,36 +115,6 @@ public final class OperatorScale {
     private static void awaitPods(KubernetesClient observer, String job, int nodes) throws InterruptedException {
         while (observer.pods().inNamespace("bench").withLabel(Names.JOB_LABEL, job).list().getItems().size() < nodes) {
             Thread.sleep(50);
-        }
-    }
-
-    private static Map<String, Long> snapshot() {
-        Map<String, Long> counts = new TreeMap<>();
-        REQUESTS.forEach((verb, count) -> counts.put(verb, count.sum()));
-        return counts;
-    }
-
-    private static Map<String, Long> difference(Map<String, Long> after, Map<String, Long> before) {
-        Map<String, Long> difference = new TreeMap<>();
-        after.forEach((verb, count) -> {
-            long delta = count - before.getOrDefault(verb, 0L);
-            if (delta > 0) {
-                difference.put(verb, delta);
-            }
-        });
-        return difference;
-    }
-
-    private static final class Counting implements Interceptor {
-        @Override
-        public void before(BasicBuilder builder, HttpRequest request, Interceptor.RequestTags tags) {
-            String query = request.uri().getQuery();
-            if (query != null && query.contains("watch=true")) {
-                return;
-            }
-            String path = request.uri().getPath();
-            String kind = path.replaceAll(".*/namespaces/[^/]+/", "").replaceAll("^/api(s)?/.*?/v1[a-z0-9]*/", "").replaceAll("/.*", "");
-            REQUESTS.computeIfAbsent(request.method() + " " + kind, k -> new LongAdder()).increment();
         }
     }
 }

@@ -144,7 +144,7 @@ public final class TrainingJobReconciler implements Reconciler<TrainingJob>, Cle
         String run = String.valueOf(status.restarts == null ? 0 : status.restarts);
         Map<Boolean, List<Pod>> byRun = cached.stream().collect(Collectors.partitioningBy(pod -> ofRun(pod, run)));
         List<Pod> pods = byRun.get(true);
-        deleteEarlierRuns(client, byRun.get(false));
+        deleteEarlierRuns(client, job, run, byRun.get(false));
         int nodeCount = job.getSpec().nodes;
         Set<String> deleted = expectations.deleted(key(job), PodExpectations.names(pods), clock.instant());
         GangState gang = GangState.observe(nodeCount, job.getMetadata().getName(), pods, deleted);
@@ -239,13 +239,21 @@ public final class TrainingJobReconciler implements Reconciler<TrainingJob>, Cle
         return attempt == null ? run.equals("0") : attempt.equals(run);
     }
 
-    /** Pods of a run that was restarted (an operator stopped before it deleted them); their names wait for the new run. */
-    private static void deleteEarlierRuns(KubernetesClient client, List<Pod> earlier) {
-        for (Pod pod : earlier) {
-            if (pod.getMetadata().getDeletionTimestamp() == null) {
-                client.pods().inNamespace(pod.getMetadata().getNamespace()).withName(pod.getMetadata().getName()).delete();
-            }
+    /**
+     * Pods of a run that was restarted (still in the cache, or left by an operator that stopped before it deleted
+     * them); their names wait for the new run. One request for the labelled ones; pods from before runs were
+     * labelled go one by one.
+     */
+    private static void deleteEarlierRuns(KubernetesClient client, TrainingJob job, String run, List<Pod> earlier) {
+        List<Pod> live = earlier.stream().filter(pod -> pod.getMetadata().getDeletionTimestamp() == null).toList();
+        if (live.isEmpty()) {
+            return;
         }
+        String namespace = job.getMetadata().getNamespace();
+        client.pods().inNamespace(namespace).withLabel(Names.JOB_LABEL, job.getMetadata().getName()).withLabel(Names.ATTEMPT_LABEL)
+                .withLabelNotIn(Names.ATTEMPT_LABEL, run).delete();
+        live.stream().filter(pod -> pod.getMetadata().getLabels() == null || !pod.getMetadata().getLabels().containsKey(Names.ATTEMPT_LABEL))
+                .forEach(pod -> client.pods().inNamespace(namespace).withName(pod.getMetadata().getName()).delete());
     }
 
     private RankZeroLog logs(KubernetesClient client) {
