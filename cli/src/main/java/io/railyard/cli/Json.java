@@ -25,7 +25,18 @@ final class Json {
             .addMixIn(Port.class, PortMixin.class)
             .registerModule(new SimpleModule().addSerializer(new AttrSerializer()));
 
+    private static final ObjectMapper LINE = new ObjectMapper();
+
     private Json() {}
+
+    /** One JSON object on one line, for streams read line by line. */
+    static String line(Object value) {
+        try {
+            return LINE.writeValueAsString(value);
+        } catch (JsonProcessingException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
 
     static String doctor(DoctorReport report) {
         Map<String, Object> root = new LinkedHashMap<>();

@@ -18,4 +18,9 @@ final class Termination {
     void await() throws InterruptedException {
         signalled.await();
     }
+
+    /** Waits up to a time; true when a signal came. */
+    boolean await(java.time.Duration time) throws InterruptedException {
+        return signalled.await(time.toNanos(), java.util.concurrent.TimeUnit.NANOSECONDS);
+    }
 }

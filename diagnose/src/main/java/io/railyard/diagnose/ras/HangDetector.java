@@ -1,0 +1,114 @@
+package io.railyard.diagnose.ras;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.stream.Collectors;
+
+/**
+ * Decides from successive RAS reports whether a job progresses. RAS counts launches, not completions, so one report's
+ * differing counts are normal jitter: a rank is lagging only when it stays at the same count across two polls while
+ * the others' count moved on, and the job is stalled when no count moved for {@code stallAfter} while a rank is
+ * behind or missing. Behind means below the operation's highest count, whichever group the report chose to detail.
+ * Holds one summary of the previous poll, nothing else.
+ */
+public final class HangDetector {
+    public enum State { HEALTHY, LAGGING, STALLED, MISSING, UNAVAILABLE }
+
+    /** A rank (or, with rank -1, a process or an unnamed group) the verdict is about. */
+    public record Suspect(int rank, String host, long pid, int cudaDev, String reason) {}
+
+    public record Verdict(State state, String ncclVersion, int communicators, List<Suspect> ranks, String message) {}
+
+    /** A group below its operation's highest count: its communicator, operation, count and the ranks it names. */
+    private record Behind(String communicator, String operation, long count, String ranks) {}
+
+    private final Duration stallAfter;
+    private Set<Behind> behindBefore = Set.of();
+    private Map<String, Long> highestBefore = Map.of();
+    private String countsBefore;
+    private Instant unchangedSince;
+
+    public HangDetector(Duration stallAfter) {
+        this.stallAfter = stallAfter;
+    }
+
+    public Verdict unavailable(String why) {
+        return new Verdict(State.UNAVAILABLE, null, 0, List.of(), why);
+    }
+
+    public Verdict observe(RasReport report, Instant now) {
+        List<Suspect> missing = new ArrayList<>();
+        report.dead().forEach(r -> missing.add(suspect(r, "considered dead (unreachable via the RAS network)")));
+        report.unresponsive().forEach(r -> missing.add(suspect(r, "did not answer RAS")));
+        List<Suspect> behind = new ArrayList<>();
+        List<Suspect> lagging = new ArrayList<>();
+        Set<Behind> behindNow = new HashSet<>();
+        Map<String, Long> highestNow = new HashMap<>();
+        StringBuilder counts = new StringBuilder();
+        for (RasReport.Communicator comm : report.communicators()) {
+            comm.missing().forEach(r -> missing.add(suspect(r, "missing from communicator " + comm.id())));
+            comm.operations().forEach((op, groups) -> {
+                long highest = groups.stream().mapToLong(RasReport.Launched::count).max().orElse(0);
+                String key = comm.id() + "/" + op;
+                highestNow.put(key, highest);
+                counts.append(key).append(groups.stream().map(g -> g.count() + "x" + g.size()).toList());
+                for (RasReport.Launched group : groups) {
+                    if (group.count() >= highest) {
+                        continue;
+                    }
+                    Behind entry = new Behind(comm.id(), op, group.count(), group.named().stream()
+                            .map(r -> String.valueOf(r.rank())).collect(Collectors.joining(",")));
+                    behindNow.add(entry);
+                    String reason = op + " launched up to " + group.count() + " while other ranks are at " + highest;
+                    List<Suspect> these = group.named().isEmpty()
+                            ? List.of(new Suspect(-1, null, -1, -1, group.size() + " ranks (not named by the report): " + reason))
+                            : group.named().stream().map(r -> suspect(r, reason)).toList();
+                    behind.addAll(these);
+                    boolean othersMoved = highest > highestBefore.getOrDefault(key, Long.MAX_VALUE);
+                    if (behindBefore.contains(entry) && othersMoved) {
+                        lagging.addAll(these);
+                    }
+                }
+            });
+        }
+        String countsNow = counts.toString();
+        if (!countsNow.equals(countsBefore)) {
+            unchangedSince = now;
+        }
+        countsBefore = countsNow;
+        behindBefore = behindNow;
+        highestBefore = highestNow;
+        Duration frozen = Duration.between(unchangedSince, now);
+        String version = report.ncclVersion();
+        int communicators = report.communicators().size();
+        if ((!behind.isEmpty() || !missing.isEmpty()) && frozen.compareTo(stallAfter) >= 0) {
+            List<Suspect> all = new ArrayList<>(missing);
+            all.addAll(behind);
+            return new Verdict(State.STALLED, version, communicators, all, "no collective count moved for " + frozen.toSeconds()
+                    + " s: " + describe(all));
+        }
+        if (!missing.isEmpty()) {
+            return new Verdict(State.MISSING, version, communicators, missing, describe(missing));
+        }
+        if (!lagging.isEmpty()) {
+            return new Verdict(State.LAGGING, version, communicators, lagging, describe(lagging));
+        }
+        return new Verdict(State.HEALTHY, version, communicators, List.of(), communicators + " communicators progressing");
+    }
+
+    private static Suspect suspect(RasReport.Rank rank, String reason) {
+        return new Suspect(rank.rank(), rank.host(), rank.pid(), rank.cudaDev(), reason);
+    }
+
+    private static String describe(List<Suspect> suspects) {
+        return suspects.stream().limit(8).map(s -> (s.rank() >= 0 ? "rank " + s.rank() : s.pid() >= 0 ? "process " + s.pid() : "")
+                + (s.host() == null ? "" : " on " + s.host()) + (s.rank() >= 0 || s.pid() >= 0 ? ": " : "") + s.reason())
+                .collect(Collectors.joining("; ")) + (suspects.size() > 8 ? "; and " + (suspects.size() - 8) + " more" : "");
+    }
+}

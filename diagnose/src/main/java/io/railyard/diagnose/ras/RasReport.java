@@ -1,0 +1,24 @@
+package io.railyard.diagnose.ras;
+
+import java.util.List;
+
+/**
+ * What one NCCL RAS status report says, from its JSON (2.28.7+) or its text (2.24+): each communicator's collective
+ * launch counts by operation, grouped by count, and the ranks and processes that did not answer or are dead. The text
+ * report names only the ranks of the minority group; the JSON names every rank.
+ */
+public record RasReport(String ncclVersion, List<Communicator> communicators, List<Rank> unresponsive, List<Rank> dead) {
+
+    /** A rank of a communicator (or, with rank -1, a process) with its bootstrap address; pid and GPU -1 when unknown. */
+    public record Rank(int rank, String host, long pid, int cudaDev) {}
+
+    /** Ranks that launched up to the same count of one operation; {@code named} may list fewer than {@code size}. */
+    public record Launched(long count, int size, List<Rank> named) {}
+
+    /** @param id the communicator's hash as RAS prints it, without 0x and padding */
+    public record Communicator(String id, int size, java.util.Map<String, List<Launched>> operations, List<Rank> missing) {}
+
+    public int ranks() {
+        return communicators.stream().mapToInt(Communicator::size).max().orElse(0);
+    }
+}
