@@ -63,4 +63,7 @@ public class TrainingJobSpec {
 
     @JsonPropertyDescription("Restarts, deadline and clean-up.")
     public RunPolicy runPolicy;
+
+    @JsonPropertyDescription("What watches the job while it runs: NCCL RAS hang detection.")
+    public MonitoringSpec monitoring;
 }

@@ -29,6 +29,9 @@ public class TrainingJobStatus {
     @JsonPropertyDescription("The last 10 restarts, oldest first: when, why, and the node, pod and exit code.")
     public List<Restart> restartHistory;
 
+    @JsonPropertyDescription("What the nccl-watch sidecar last found wrong: since when, and the ranks with their pods and nodes.")
+    public Stall stall;
+
     @JsonPropertyDescription("GPUs of the whole job.")
     public Integer gpus;
 
@@ -67,6 +70,32 @@ public class TrainingJobStatus {
         public String reason;
         @JsonPropertyDescription("When it was excluded.")
         public String since;
+    }
+
+    /** A stalled, lagging or missing verdict of the nccl-watch sidecar. */
+    @JsonInclude(JsonInclude.Include.NON_NULL)
+    public static class Stall {
+        @JsonPropertyDescription("stalled, lagging or missing.")
+        public String state;
+        @JsonPropertyDescription("When the sidecar first said so.")
+        public String since;
+        @JsonPropertyDescription("The ranks named, with the pod and node their address belongs to.")
+        public List<StalledRank> ranks;
+    }
+
+    /** A rank the sidecar named. */
+    @JsonInclude(JsonInclude.Include.NON_NULL)
+    public static class StalledRank {
+        @JsonPropertyDescription("The communicator rank (-1: a process, or ranks the report did not name).")
+        public Integer rank;
+        @JsonPropertyDescription("The rank's bootstrap address.")
+        public String host;
+        @JsonPropertyDescription("The job's pod with that address.")
+        public String pod;
+        @JsonPropertyDescription("That pod's node.")
+        public String node;
+        @JsonPropertyDescription("What is wrong with it.")
+        public String reason;
     }
 
     /** One restart of the gang. */

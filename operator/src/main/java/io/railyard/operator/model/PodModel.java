@@ -92,6 +92,10 @@ final class PodModel {
                 spec.addToInitContainers(loader(name, volume));
             }
         });
+        if (index == 0 && HangWatch.enabled(job.getSpec())) {
+            volumes.add(HangWatch.noToken());
+            spec.addToInitContainers(HangWatch.sidecar(settings, railyardImage));
+        }
         if (settings.topologyOrder()) {
             volumes.add(new VolumeBuilder().withName("pod-info").withNewDownwardAPI().addNewItem().withPath("annotations")
                     .withNewFieldRef().withFieldPath("metadata.annotations").endFieldRef().endItem().endDownwardAPI().build());

@@ -35,6 +35,10 @@ final class TrainerEnvironment {
         if (settings.rdma().socketInterface != null) {
             env.put("NCCL_SOCKET_IFNAME", settings.rdma().socketInterface);
         }
+        if (settings.hostNetwork() && HangWatch.enabled(settings.spec())) {
+            // jobs on one node's network would share RAS's default port and answer for each other
+            env.put("NCCL_RAS_ADDR", HangWatch.rasAddress(settings));
+        }
         if (settings.rdma().env != null) {
             env.putAll(settings.rdma().env);
         }

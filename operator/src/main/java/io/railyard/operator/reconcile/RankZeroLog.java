@@ -2,6 +2,7 @@ package io.railyard.operator.reconcile;
 
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.railyard.operator.model.HangWatch;
 import java.util.Optional;
 
 /** The beginning of rank 0's trainer log, where NCCL says which network it chose. */
@@ -15,12 +16,19 @@ public interface RankZeroLog {
 
     /** The last lines, where a failed trainer's NCCL errors are. */
     int TAIL_LINES = 2000;
+    /** nccl-watch logs a line per change of state: the last few hold the latest. */
+    int WATCH_LINES = 5;
 
     Optional<String> read(String namespace, String pod);
 
     /** The end of the log, read once when a gang fails, for the node its NCCL errors name; the same text by default. */
     default Optional<String> tail(String namespace, String pod) {
         return read(namespace, pod);
+    }
+
+    /** The end of the nccl-watch sidecar's log in a pod, where its latest verdict is; none by default. */
+    default Optional<String> watch(String namespace, String pod) {
+        return Optional.empty();
     }
 
     /** Reads through the API server's pods/log endpoint. */
@@ -33,6 +41,16 @@ public interface RankZeroLog {
                             .limitBytes(HEAD_BYTES).getLog());
                 } catch (KubernetesClientException e) {
                     return Optional.empty(); // not started yet, or the log is not served: try again on the next reconcile
+                }
+            }
+
+            @Override
+            public Optional<String> watch(String namespace, String pod) {
+                try {
+                    return Optional.ofNullable(client.pods().inNamespace(namespace).withName(pod).inContainer(HangWatch.CONTAINER)
+                            .tailingLines(WATCH_LINES).getLog());
+                } catch (KubernetesClientException e) {
+                    return Optional.empty();
                 }
             }
 

@@ -4,6 +4,7 @@ import io.railyard.api.TrainingJobStatus;
 import io.railyard.operator.model.Conditions;
 import io.railyard.diagnose.logs.RdmaVerdict;
 import io.railyard.operator.model.GangState;
+import io.railyard.operator.model.StallVerdict;
 
 /** Sets a job's phase and conditions together, so that they never disagree. */
 final class StatusWriter {
@@ -30,6 +31,7 @@ final class StatusWriter {
         status.ranks = null;
         status.preflight = null;
         status.rdma = null;
+        status.stall = null;
         String counts = "restart " + status.restarts + ": " + count(status.jobFailures, "job failure") + ", "
                 + count(status.nodeFailures, "node failure") + ", " + count(status.restarts - value(status.jobFailures) - value(status.nodeFailures), "preemption");
         set("Restarting", true, reason, failure + ": every pod is recreated (" + counts + ")");
@@ -62,6 +64,26 @@ final class StatusWriter {
         if (running && status.conditions != null && status.conditions.stream().anyMatch(c -> c.getType().equals("Restarting"))) {
             set("Restarting", false, "Running", "the gang runs again");
         }
+    }
+
+    /** The nccl-watch sidecar's verdict: the Stalled condition, and status.stall while something is wrong. */
+    void stall(StallVerdict verdict) {
+        if (verdict.state().equals("healthy")) {
+            status.stall = null;
+            set("Stalled", false, "Progressing", verdict.message());
+            return;
+        }
+        String reason = switch (verdict.state()) {
+            case "lagging" -> "RanksLagging";
+            case "missing" -> "RanksMissing";
+            default -> "NoProgress";
+        };
+        TrainingJobStatus.Stall stall = new TrainingJobStatus.Stall();
+        stall.state = verdict.state();
+        stall.since = status.stall != null && verdict.state().equals(status.stall.state) ? status.stall.since : now;
+        stall.ranks = verdict.ranks();
+        status.stall = stall;
+        set("Stalled", true, reason, verdict.describe());
     }
 
     /** The preflight gate's figures and the PreflightPassed condition. */

@@ -24,6 +24,8 @@ import io.railyard.api.TrainingJobStatus;
 import io.railyard.diagnose.logs.RdmaVerdict;
 import io.railyard.operator.model.FailureBlame;
 import io.railyard.operator.model.GangState;
+import io.railyard.operator.model.HangWatch;
+import io.railyard.operator.model.StallVerdict;
 import io.railyard.operator.model.JobValidation;
 import io.railyard.operator.model.NodeFaults;
 import io.railyard.operator.model.OperatorDefaults;
@@ -67,6 +69,8 @@ public final class TrainingJobReconciler implements Reconciler<TrainingJob>, Cle
     private final Clock clock;
     private final OperatorMetrics metrics = new OperatorMetrics();
     private final PodExpectations expectations = new PodExpectations();
+    /** When each job's nccl-watch log was last read. */
+    private final Map<String, Instant> watchedAt = new java.util.concurrent.ConcurrentHashMap<>();
 
     /**
      * @param rankZeroLog where rank 0's log is read, for the RdmaVerified condition (null: through the API server)
@@ -193,7 +197,37 @@ public final class TrainingJobReconciler implements Reconciler<TrainingJob>, Cle
         if ("Running".equals(status.phase) && (status.rdma == null || status.rdma.verified == null) && status.ranks != null) {
             verifyRdma(job, client, status, writer);
         }
+        Optional<StallVerdict> stall = "Running".equals(status.phase) ? watched(job, client, pods) : Optional.empty();
+        if (stall.isPresent() && !stall.get().state().equals("unavailable")) {
+            writer.stall(stall.get());
+            boolean stuck = stall.get().state().equals("stalled") || stall.get().state().equals("missing");
+            if (stuck && HangWatch.restarts(job.getSpec())) {
+                Optional<String> node = stall.get().singleNode();
+                FailureBlame.Blame blame = new FailureBlame.Blame(node.isPresent() ? FailureBlame.Cause.NODE : FailureBlame.Cause.JOB,
+                        node.isPresent() ? "Ranks" + capitalized(stall.get().state()) : "Stalled", node.orElse(null), null, null,
+                        "nccl-watch: " + stall.get().describe());
+                return restart(job, context, before, status, writer, "Stalled", node.map(List::of).orElse(List.of()), blame);
+            }
+        }
         return patch(job, before, status);
+    }
+
+    /** The sidecar's latest verdict, read at most once per its poll interval. */
+    private Optional<StallVerdict> watched(TrainingJob job, KubernetesClient client, List<Pod> pods) {
+        if (!HangWatch.enabled(job.getSpec())) {
+            return Optional.empty();
+        }
+        Instant now = clock.instant();
+        Instant last = watchedAt.get(key(job));
+        if (last != null && now.isBefore(last.plusSeconds(HangWatch.intervalSeconds(job.getSpec())))) {
+            return Optional.empty();
+        }
+        watchedAt.put(key(job), now);
+        return logs(client).watch(job.getMetadata().getNamespace(), job.getMetadata().getName() + "-0").flatMap(log -> StallVerdict.of(log, pods));
+    }
+
+    private static String capitalized(String word) {
+        return Character.toUpperCase(word.charAt(0)) + word.substring(1);
     }
 
     /**
@@ -277,6 +311,7 @@ public final class TrainingJobReconciler implements Reconciler<TrainingJob>, Cle
         KubernetesClient client = context.getClient();
         metrics.removed(key(job));
         expectations.forget(key(job));
+        watchedAt.remove(key(job));
         deletePods(client, job);
         TrainingJobModel.desired(job, defaults).objects().stream().filter(object -> !(object instanceof Pod))
                 .forEach(object -> client.resource(object).delete());

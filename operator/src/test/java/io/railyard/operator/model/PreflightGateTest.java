@@ -45,7 +45,7 @@ class PreflightGateTest {
     void oneNodeHasNoGateAndIsWarned() {
         TrainingJob job = Jobs.yaml(SPEC.replace("nodes: 4", "nodes: 1"));
 
-        assertThat(Jobs.pods(job).getFirst().getSpec().getInitContainers()).extracting(Container::getName).containsExactly("load-dataset");
+        assertThat(Jobs.pods(job).getFirst().getSpec().getInitContainers()).extracting(Container::getName).containsExactly("load-dataset", "nccl-watch");
         assertThat(TrainingJobModel.desired(job, new OperatorDefaults("img", "rdma/rdma")).warnings()).contains("spec.preflight does nothing with one node: there is no link between nodes to measure");
     }
 

@@ -45,6 +45,28 @@ class TrainingJobModelTest {
     }
 
     @Test
+    void theFirstPodCarriesTheNcclWatchSidecarWithoutAToken() {
+        TrainingJob job = Jobs.yaml("{image: pytorch, script: t.py, nodes: 2, gpusPerNode: 8, rdma: {devicesPerNode: 8, hostNetwork: true},"
+                + " monitoring: {hangDetection: {intervalSeconds: 15, stallAfterSeconds: 120}}}");
+        List<Pod> pods = Jobs.pods(job);
+
+        io.fabric8.kubernetes.api.model.Container watch = pods.getFirst().getSpec().getInitContainers().stream()
+                .filter(c -> c.getName().equals("nccl-watch")).findFirst().orElseThrow();
+        String ras = trainer(pods.getFirst()).getEnv().stream().filter(e -> e.getName().equals("NCCL_RAS_ADDR")).findFirst().orElseThrow().getValue();
+
+        assertThat(watch.getRestartPolicy()).as("a native sidecar").isEqualTo("Always");
+        assertThat(watch.getArgs()).containsExactly("nccl-watch", "-o", "json", "--ras", ras, "--interval", "15", "--stall-after", "120");
+        assertThat(ras).as("its own port on the host network").matches("localhost:\\d+").isNotEqualTo("localhost:28028");
+        assertThat(watch.getVolumeMounts()).singleElement().satisfies(m -> assertThat(m.getMountPath()).isEqualTo("/var/run/secrets/kubernetes.io/serviceaccount"));
+        assertThat(watch.getSecurityContext().getRunAsNonRoot()).isTrue();
+        assertThat(pods.get(1).getSpec().getInitContainers()).noneMatch(c -> c.getName().equals("nccl-watch"));
+        assertThat(Jobs.pods(Jobs.yaml("{image: pytorch, script: t.py, nodes: 2, gpusPerNode: 8, monitoring: {hangDetection: {enabled: false}}}"))
+                .getFirst().getSpec().getInitContainers()).isEmpty();
+        assertThat(trainer(Jobs.pods(Jobs.yaml("{image: pytorch, script: t.py, nodes: 2, gpusPerNode: 8}")).getFirst()).getEnv())
+                .as("in the pod's own network RAS keeps its default").noneMatch(e -> e.getName().equals("NCCL_RAS_ADDR"));
+    }
+
+    @Test
     void theNextRunsPodsAvoidTheExcludedNodesAndCarryTheRun() {
         TrainingJob job = Jobs.yaml("{image: pytorch, script: t.py, nodes: 2, gpusPerNode: 8, rdma: {devicesPerNode: 8}}");
         job.setStatus(new io.railyard.api.TrainingJobStatus());
@@ -173,7 +195,7 @@ class TrainingJobModelTest {
                     assertThat(m.getMountPath()).isEqualTo("/models");
                     assertThat(m.getReadOnly()).isTrue();
                 });
-        assertThat(pod.getSpec().getInitContainers()).singleElement().satisfies(loader -> {
+        assertThat(pod.getSpec().getInitContainers()).filteredOn(c -> !c.getName().equals("nccl-watch")).singleElement().satisfies(loader -> {
             assertThat(loader.getName()).isEqualTo("load-model");
             assertThat(loader.getImage()).isEqualTo("ghcr.io/example/model-loader:1.2");
             assertThat(loader.getCommand()).containsExactly("fetch-model", "--to", "/models/llama-70b", "meta-llama/Llama-3.1-70B");

@@ -35,11 +35,24 @@ class NodeFailureTest {
     static OperatorUnderTest running;
     static PlayedScheduler scheduler;
     static final Map<String, String> LOGS = new ConcurrentHashMap<>();
+    /** The nccl-watch sidecars' logs by pod. */
+    static final Map<String, String> WATCH = new ConcurrentHashMap<>();
+    static final RankZeroLog LOG_READER = new RankZeroLog() {
+        @Override
+        public Optional<String> read(String namespace, String pod) {
+            return Optional.ofNullable(LOGS.get(pod));
+        }
+
+        @Override
+        public Optional<String> watch(String namespace, String pod) {
+            return Optional.ofNullable(WATCH.get(pod));
+        }
+    };
     static final Clock CLOCK = Clock.systemUTC();
 
     @BeforeAll
     static void start() {
-        running = OperatorUnderTest.start(client, (namespace, pod) -> Optional.ofNullable(LOGS.get(pod)), CLOCK);
+        running = OperatorUnderTest.start(client, LOG_READER, CLOCK);
         scheduler = new PlayedScheduler(client, "ns");
     }
 
@@ -309,7 +322,7 @@ class NodeFailureTest {
         });
         nodeCondition(first.get("resume-1"), "RdmaPortDown", "True");
 
-        running = OperatorUnderTest.start(client, (namespace, pod) -> Optional.ofNullable(LOGS.get(pod)), CLOCK);
+        running = OperatorUnderTest.start(client, LOG_READER, CLOCK);
 
         Map<String, String> second = running("resume", "1");
         assertThat(second.values()).doesNotContain(first.get("resume-1"));
@@ -318,5 +331,48 @@ class NodeFailureTest {
             assertThat(status("resume").restarts).isEqualTo(1);
         });
         assertThat(status("resume").excludedNodes).extracting(e -> e.node).containsExactly(first.get("resume-1"));
+    }
+
+    /** One line as nccl-watch -o json writes it, naming a rank by its address. */
+    private static String watchLine(String state, String address) {
+        return "{\"time\":\"2026-11-30T12:00:00Z\",\"state\":\"" + state + "\",\"ncclVersion\":\"2.29.2\",\"communicators\":1,"
+                + "\"ranks\":[{\"rank\":9,\"host\":\"" + address + "\",\"pid\":4242,\"cudaDev\":1,\"reason\":\"AllReduce launched up to 181"
+                + " while other ranks are at 231\"}],\"message\":\"no collective count moved for 301 s: rank 9 on " + address + "\"}\n";
+    }
+
+    @Test
+    void aStalledVerdictOfTheSidecarNamesThePodAndNodeOfTheRank() {
+        pool("j", 10);
+        create("hang", "j", ", monitoring: {hangDetection: {intervalSeconds: 5}}");
+        String node = running("hang", "0").get("hang-1");
+        String address = pods("hang").stream().filter(p -> p.getMetadata().getName().equals("hang-1")).findFirst().orElseThrow().getStatus().getPodIP();
+
+        WATCH.put("hang-0", "{\"time\":\"2026-11-30T11:55:00Z\",\"state\":\"healthy\",\"ranks\":[],\"message\":\"1 communicators progressing\"}\n"
+                + watchLine("stalled", address));
+
+        await().atMost(Duration.ofSeconds(30)).ignoreExceptions().untilAsserted(() -> assertThat(condition("hang", "Stalled").getStatus()).isEqualTo("True"));
+        assertThat(condition("hang", "Stalled").getReason()).isEqualTo("NoProgress");
+        assertThat(condition("hang", "Stalled").getMessage()).endsWith("(rank 9 in pod hang-1 on node " + node + ")");
+        assertThat(status("hang").stall.ranks).singleElement().satisfies(rank -> assertThat(rank.pod + " " + rank.node).isEqualTo("hang-1 " + node));
+        assertThat(status("hang").restarts).as("restart is not asked for").isNull();
+
+        WATCH.put("hang-0", "{\"time\":\"2026-11-30T12:10:00Z\",\"state\":\"healthy\",\"ranks\":[],\"message\":\"1 communicators progressing\"}\n");
+        await().atMost(Duration.ofSeconds(30)).ignoreExceptions().untilAsserted(() -> assertThat(condition("hang", "Stalled").getStatus()).isEqualTo("False"));
+        assertThat(status("hang").stall).isNull();
+    }
+
+    @Test
+    void withRestartAMissingRankRestartsTheGangAwayFromItsNode() {
+        pool("k", 11);
+        create("gone", "k", ", monitoring: {hangDetection: {intervalSeconds: 5, restart: true}}");
+        String node = running("gone", "0").get("gone-1");
+        String address = pods("gone").stream().filter(p -> p.getMetadata().getName().equals("gone-1")).findFirst().orElseThrow().getStatus().getPodIP();
+
+        WATCH.put("gone-0", watchLine("missing", address));
+
+        assertThat(running("gone", "1").values()).doesNotContain(node);
+        assertThat(status("gone").excludedNodes).singleElement().satisfies(e -> assertThat(e.node + " " + e.reason).isEqualTo(node + " RanksMissing"));
+        assertThat(status("gone").restartHistory.getLast().message).startsWith("nccl-watch: ");
+        assertThat(restartEvents("gone")).singleElement().satisfies(event -> assertThat(event).startsWith("Stalled: "));
     }
 }
