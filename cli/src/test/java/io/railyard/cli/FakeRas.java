@@ -38,6 +38,11 @@ final class FakeRas implements AutoCloseable {
         return "127.0.0.1:" + server.getLocalPort();
     }
 
+    /** Status queries answered so far. */
+    int served() {
+        return served.get();
+    }
+
     List<String> commands() {
         return List.copyOf(commands);
     }

@@ -58,8 +58,8 @@ public final class HangWatch {
                 .withArgs(CONTAINER, "-o", "json", "--ras", rasAddress(settings), "--interval", String.valueOf(interval),
                         "--stall-after", String.valueOf(stallAfter))
                 .addNewEnv().withName("JAVA_TOOL_OPTIONS").withValue("-XX:+UseSerialGC -Xmx32m -Xss256k -XX:TieredStopAtLevel=1").endEnv()
-                .withNewResources().addToRequests("cpu", new Quantity("10m")).addToRequests("memory", new Quantity("64Mi"))
-                .addToLimits("memory", new Quantity("128Mi")).endResources()
+                .withNewResources().addToRequests("cpu", new Quantity("10m")).addToRequests("memory", new Quantity("96Mi"))
+                .addToLimits("memory", new Quantity("160Mi")).endResources()
                 .addNewVolumeMount().withName(NO_TOKEN).withMountPath(TOKEN_DIR).withReadOnly(true).endVolumeMount()
                 .withNewSecurityContext().withRunAsNonRoot(true).withRunAsUser(65532L).withAllowPrivilegeEscalation(false)
                 .withReadOnlyRootFilesystem(true).withNewCapabilities().withDrop("ALL").endCapabilities().endSecurityContext()
