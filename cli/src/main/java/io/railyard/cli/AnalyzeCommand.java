@@ -97,6 +97,7 @@ final class AnalyzeCommand implements Callable<Integer> {
         json.put("nccl", report.nccl());
         json.put("bandwidth", report.bandwidth());
         json.put("ports", report.ports());
+        json.put("ras", report.ras());
         json.put("findings", report.findings().stream().map(f -> {
             Map<String, Object> finding = new LinkedHashMap<>();
             finding.put("id", f.id());
@@ -128,6 +129,14 @@ final class AnalyzeCommand implements Callable<Integer> {
                     .append(", GPUDirect RDMA ").append(nccl.gdr() == null ? "not logged" : nccl.gdr() ? "on" : "off")
                     .append(nccl.hcas().isEmpty() ? "" : ", HCAs " + String.join(" ", nccl.hcas()))
                     .append(nccl.bootstrapInterface() == null ? "" : ", bootstrap " + nccl.bootstrapInterface()).append('\n');
+        }
+        if (report.ras() != null) {
+            var ras = report.ras();
+            text.append("  RAS: NCCL ").append(ras.ncclVersion() == null ? "(version not in the paste)" : ras.ncclVersion())
+                    .append(ras.ranks() > 0 ? ", " + ras.ranks() + " ranks" : "")
+                    .append(ras.nodes() > 0 ? ", " + ras.nodes() + " node(s) named" : "")
+                    .append(ras.communicators() > 0 ? ", " + ras.communicators() + " communicator(s) detailed" : "")
+                    .append(": ").append(ras.status()).append('\n');
         }
         if (report.bandwidth() != null) {
             var bw = report.bandwidth();
@@ -166,7 +175,7 @@ final class AnalyzeCommand implements Callable<Integer> {
                 case "empty" -> "  the input is empty: nothing was analyzed\n";
                 case "binary" -> "  not text (a binary file?): nothing was analyzed; give the log or tool output itself\n";
                 case "unknown" -> "  no line of a format analyze reads (NCCL debug log, nccl-tests, perftest, ibstat, ibv_devinfo,"
-                        + " ibqueryerrors, PyTorch, device plugin): nothing was analyzed\n";
+                        + " ibqueryerrors, PyTorch, device plugin, NCCL RAS report): nothing was analyzed\n";
                 default -> "  nothing to report\n";
             });
         }

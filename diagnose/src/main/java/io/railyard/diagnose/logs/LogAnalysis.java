@@ -38,6 +38,7 @@ public final class LogAnalysis {
         analyzers.put("ibqueryerrors", new IbErrorsAnalyzer(findings));
         analyzers.put("pytorch", new PytorchAnalyzer(findings));
         analyzers.put("device-plugin", new DevicePluginLogAnalyzer(findings));
+        analyzers.put("nccl-ras", new RasAnalyzer(findings));
         RdmaStackAnalyzer stack = new RdmaStackAnalyzer(findings);
         analyzers.put("rdma-stack", stack);
         List<Analyzer> all = List.copyOf(analyzers.values());

@@ -6,9 +6,10 @@ import java.util.OptionalDouble;
 
 /**
  * What one input showed: its kind, the NCCL network facts, benchmark results, node tool port facts, and findings.
- * {@code nccl} and {@code bandwidth} are null where they do not apply.
+ * {@code nccl}, {@code bandwidth} and {@code ras} are null where they do not apply.
  */
-public record LogReport(String file, String kind, NcclSummary nccl, Bandwidth bandwidth, List<PortFacts> ports, List<Finding> findings) {
+public record LogReport(String file, String kind, NcclSummary nccl, Bandwidth bandwidth, List<PortFacts> ports, RasSummary ras,
+        List<Finding> findings) {
     static final int MAX_ROWS = 1000;
 
     public LogReport {
@@ -28,6 +29,7 @@ public record LogReport(String file, String kind, NcclSummary nccl, Bandwidth ba
         String kind = "unknown";
         NcclSummary nccl;
         Bandwidth bandwidth;
+        RasSummary ras;
         final List<PortFacts> ports = new ArrayList<>();
 
         Builder(String file, Findings findings, OptionalDouble lineRateGbps) {
@@ -37,7 +39,7 @@ public record LogReport(String file, String kind, NcclSummary nccl, Bandwidth ba
         }
 
         LogReport build() {
-            return new LogReport(file, kind, nccl, bandwidth, ports, findings.list());
+            return new LogReport(file, kind, nccl, bandwidth, ports, ras, findings.list());
         }
     }
 }

@@ -51,7 +51,7 @@ public final class RasJson {
             communicators.add(new RasReport.Communicator(comm.path("hash").asText("").replaceFirst("^0x", ""),
                     comm.path("size").asInt(comm.path("ranks").size() + missing.size()), operations, missing));
         }
-        return new RasReport(root.path("nccl_version").asText(null), communicators, List.of(), deadRanks(root));
+        return new RasReport(root.path("nccl_version").asText(null), communicators, List.of(), List.of(), deadRanks(root));
     }
 
     private static List<RasReport.Rank> deadRanks(JsonNode root) {

@@ -7,7 +7,7 @@ import java.util.List;
  * launch counts by operation, grouped by count, and the ranks and processes that did not answer or are dead. The text
  * report names only the ranks of the minority group; the JSON names every rank.
  */
-public record RasReport(String ncclVersion, List<Communicator> communicators, List<Rank> unresponsive, List<Rank> dead) {
+public record RasReport(String ncclVersion, List<Communicator> communicators, List<Group> groups, List<Rank> unresponsive, List<Rank> dead) {
 
     /** A rank of a communicator (or, with rank -1, a process) with its bootstrap address; pid and GPU -1 when unknown. */
     public record Rank(int rank, String host, long pid, int cudaDev) {}
@@ -18,7 +18,12 @@ public record RasReport(String ncclVersion, List<Communicator> communicators, Li
     /** @param id the communicator's hash as RAS prints it, without 0x and padding */
     public record Communicator(String id, int size, java.util.Map<String, List<Launched>> operations, List<Rank> missing) {}
 
+    /** A row of the text report's communicator table: communicators of one shape and state. */
+    public record Group(int ranksPerComm, int ranksInGroup, String status, String errors) {}
+
+    /** The job's ranks as far as the report tells: the largest communicator; 0 when it does not say. */
     public int ranks() {
-        return communicators.stream().mapToInt(Communicator::size).max().orElse(0);
+        int fromComms = communicators.stream().mapToInt(Communicator::size).max().orElse(0);
+        return Math.max(fromComms, groups.stream().mapToInt(Group::ranksPerComm).max().orElse(0));
     }
 }

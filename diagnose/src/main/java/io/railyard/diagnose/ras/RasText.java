@@ -22,15 +22,24 @@ public final class RasText {
     private static final Pattern RANK = Pattern.compile("^Rank (\\d+) -- (.*)$");
     private static final Pattern MISSING_RANK = Pattern.compile("^The missing rank: (\\d+)");
     private static final Pattern WHERE = Pattern.compile("GPU (\\d+)(?: \\(NVML \\d+\\))? managed by process (\\d+) on node (\\S+)");
+    /** Group #, comms in group, nodes per comm, ranks per node (n or min-max), ranks per comm, ranks in group, status, errors. */
+    private static final Pattern GROUP_ROW = Pattern.compile("^(\\d+)\\s+(\\d+)\\s+(\\d+)\\s+(\\d+(?:-\\d+)?)\\s+(\\d+)\\s+(\\d+)\\s+"
+            + "(NOCOMM|UNKNOWN|INIT|RUNNING|FINALIZE|ABORT)\\s+([A-Z,]+)$");
     private static final Pattern PROCESS = Pattern.compile("^Process (\\d+) on node (\\S+) managing GPU (\\d+)");
 
     private RasText() {}
+
+    /** Whether a line is a row of the report's communicator table. */
+    public static boolean isGroupRow(String line) {
+        return GROUP_ROW.matcher(line.strip()).matches();
+    }
 
     public static RasReport parse(String text) {
         String version = null;
         List<RasReport.Communicator> communicators = new ArrayList<>();
         List<RasReport.Rank> unresponsive = new ArrayList<>();
         List<RasReport.Rank> dead = new ArrayList<>();
+        List<RasReport.Group> groups = new ArrayList<>();
         String section = "";
         Block block = null;
         for (String raw : text.split("\r?\n")) {
@@ -38,6 +47,8 @@ public final class RasText {
             Matcher m;
             if (version == null && (m = VERSION.matcher(line)).find()) {
                 version = m.group(1);
+            } else if ((m = GROUP_ROW.matcher(line)).matches()) {
+                groups.add(new RasReport.Group(Integer.parseInt(m.group(5)), Integer.parseInt(m.group(6)), m.group(7), m.group(8)));
             } else if ((m = BLOCK.matcher(line)).matches()) {
                 block = new Block(m.group(1));
                 communicators.add(block.communicator);
@@ -52,7 +63,7 @@ public final class RasText {
                 block.accept(line);
             }
         }
-        return new RasReport(version, communicators, unresponsive, dead);
+        return new RasReport(version, communicators, groups, unresponsive, dead);
     }
 
     /** One {@code #group-index (hash) STATUS} block and its lines. */

@@ -1,0 +1,149 @@
+package io.railyard.diagnose.logs;
+
+import io.railyard.diagnose.ras.HangDetector;
+import io.railyard.diagnose.ras.RasJson;
+import io.railyard.diagnose.ras.RasReport;
+import io.railyard.diagnose.ras.RasText;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.regex.Pattern;
+import java.util.stream.Collectors;
+
+/**
+ * A pasted NCCL RAS status report, JSON or text of any version: its facts, and the ranks it shows missing, dead or
+ * behind. The report is kept from its first RAS line on, up to a bound: RAS reports are a few MB at most.
+ */
+final class RasAnalyzer implements Analyzer {
+    private static final int MAX_CHARS = 16 << 20;
+    private static final Pattern MARKER = Pattern.compile("\"nccl_version\"|\"collective_counts\"|\"missing_ranks\"|^\\s*#\\d+-\\d+ \\([0-9a-f]+\\) "
+            + "|ranks? ha(?:ve|s) launched up to operation|Communicator ranks have different|Missing communicator data|managed by process \\d+ on node"
+            + "|job process(?:es)? (?:is|are) considered dead|^\\s*Group\\s+Comms\\s+Nodes|^Communicators\\.\\.\\.");
+
+    private final Findings findings;
+    private final StringBuilder report = new StringBuilder();
+    private long hits;
+    private long firstLine;
+    private String firstText;
+    private boolean json;
+    private String versionLine;
+
+    RasAnalyzer(Findings findings) {
+        this.findings = findings;
+    }
+
+    /** Words every RAS marker line has one of: most lines of a large log are rejected by these alone. */
+    private static final String[] CHEAP = {"\"", "#", "launched", "Communicator", "managed by", "considered dead", "Group", "RUNNING",
+            "NOCOMM", "INIT", "FINALIZE", "ABORT", "UNKNOWN", "Missing"};
+
+    @Override
+    public void accept(Line line) {
+        if (firstText == null && !cheapMatch(line)) {
+            return;
+        }
+        String text = line.text();
+        if (firstText == null && text.startsWith("NCCL version")) {
+            versionLine = text; // the text report's first line; kept only if a RAS line follows
+            return;
+        }
+        boolean marker = MARKER.matcher(text).find() || RasText.isGroupRow(text);
+        if (marker) {
+            hits++;
+        }
+        if (firstText == null) {
+            if (!marker) {
+                return;
+            }
+            firstLine = line.number();
+            firstText = text;
+            json = text.contains("\"nccl_version\"") || text.contains("\"collective_counts\"") || text.contains("\"missing_ranks\"");
+            report.append(json ? "{\n" : versionLine == null ? "" : versionLine + "\n");
+        }
+        if (report.length() < MAX_CHARS) {
+            report.append(text).append('\n');
+        }
+    }
+
+    private static boolean cheapMatch(Line line) {
+        for (String word : CHEAP) {
+            if (line.contains(word)) {
+                return true;
+            }
+        }
+        return line.startsWith("NCCL version", 0);
+    }
+
+    @Override
+    public long hits() {
+        return hits;
+    }
+
+    @Override
+    public void finish(LogReport.Builder builder) {
+        if (hits == 0) {
+            return;
+        }
+        RasReport parsed;
+        try {
+            parsed = json ? RasJson.parse(report.toString()) : RasText.parse(report.toString());
+        } catch (IllegalArgumentException e) {
+            findings.conclude("ras-unreadable", Severity.WARN, "a RAS JSON report that cannot be read (" + e.getMessage() + ")",
+                    "paste the whole report: ncclras -f json, or the text report (ncclras -v)");
+            return;
+        }
+        // one report: launch counts differ normally between ranks; only a missing or dead rank is a verdict
+        HangDetector.Verdict verdict = new HangDetector(Duration.ofDays(1)).observe(parsed, Instant.EPOCH);
+        List<String> missing = verdict.ranks().stream().map(RasAnalyzer::who).toList();
+        List<String> behind = behind(parsed);
+        Set<String> hosts = new HashSet<>();
+        parsed.communicators().forEach(c -> {
+            c.operations().values().forEach(groups -> groups.forEach(g -> g.named().forEach(r -> hosts.add(r.host()))));
+            c.missing().forEach(r -> hosts.add(r.host()));
+        });
+        parsed.dead().forEach(r -> hosts.add(r.host()));
+        hosts.remove(null);
+        boolean unhealthyGroup = parsed.groups().stream().anyMatch(g -> !g.errors().equals("OK") || !g.status().equals("RUNNING"));
+        String status = !missing.isEmpty() ? "ranks missing" : !behind.isEmpty() ? "ranks behind"
+                : unhealthyGroup ? "communicators not all RUNNING OK" : "healthy";
+        builder.ras = new RasSummary(parsed.ncclVersion(), parsed.ranks(), hosts.size(), parsed.communicators().size(), status);
+        if (!parsed.dead().isEmpty()) {
+            findings.add("ras-dead-process", Severity.ERROR, "RAS considers " + parsed.dead().size() + " NCCL process(es) dead: "
+                            + parsed.dead().stream().map(RasAnalyzer::who).collect(Collectors.joining("; ")),
+                    "the process is gone or its node unreachable: check that pod and node (railyard doctor on it); the job "
+                            + "cannot progress until it is restarted", firstLine, firstText);
+        } else if (!missing.isEmpty()) {
+            findings.add("ras-missing-ranks", Severity.ERROR, "RAS is missing " + missing.size() + " rank(s) or process(es): "
+                            + String.join("; ", missing.subList(0, Math.min(8, missing.size()))),
+                    "a stopped or hung process does not answer RAS: look at that rank's node and process (a dead process is "
+                            + "declared DEAD after 60 s)", firstLine, firstText);
+        }
+        if (!behind.isEmpty()) {
+            findings.add("ras-ranks-behind", Severity.WARN, "ranks below their communicator's highest launch count: " + String.join("; ", behind),
+                    "one report differs normally (counts are launches); poll again: the same ranks at the same count while "
+                            + "the others move on is a lagging rank, nothing moving is a hang (railyard nccl-watch decides both)",
+                    firstLine, firstText);
+        }
+    }
+
+    /** The groups below their operation's highest count, named where the report names them. */
+    private static List<String> behind(RasReport report) {
+        return report.communicators().stream().flatMap(comm -> comm.operations().entrySet().stream().flatMap(op -> {
+            long highest = op.getValue().stream().mapToLong(RasReport.Launched::count).max().orElse(0);
+            return op.getValue().stream().filter(g -> g.count() < highest).map(g -> (g.named().isEmpty() ? g.size() + " ranks"
+                    : g.named().stream().map(r -> "rank " + r.rank() + (r.host() == null ? "" : " on " + r.host())).collect(Collectors.joining(", ")))
+                    + " at " + op.getKey() + " " + g.count() + " (others " + highest + ")");
+        })).limit(8).toList();
+    }
+
+    private static String who(HangDetector.Suspect s) {
+        return (s.rank() >= 0 ? "rank " + s.rank() : s.pid() >= 0 ? "process " + s.pid() : "") + (s.host() == null ? "" : " on " + s.host())
+                + (s.cudaDev() >= 0 ? " (GPU " + s.cudaDev() + ")" : "");
+    }
+
+    private static String who(RasReport.Rank r) {
+        return (r.rank() >= 0 ? "rank " + r.rank() : "process " + r.pid()) + (r.host() == null ? "" : " on " + r.host())
+                + (r.cudaDev() >= 0 ? " (GPU " + r.cudaDev() + ")" : "");
+    }
+}
