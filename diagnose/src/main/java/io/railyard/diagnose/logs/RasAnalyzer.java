@@ -4,6 +4,9 @@ import io.railyard.diagnose.ras.HangDetector;
 import io.railyard.diagnose.ras.RasJson;
 import io.railyard.diagnose.ras.RasReport;
 import io.railyard.diagnose.ras.RasText;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.HashSet;
@@ -18,9 +21,11 @@ import java.util.stream.Collectors;
  */
 final class RasAnalyzer implements Analyzer {
     private static final int MAX_CHARS = 16 << 20;
-    private static final Pattern MARKER = Pattern.compile("\"nccl_version\"|\"collective_counts\"|\"missing_ranks\"|^\\s*#\\d+-\\d+ \\([0-9a-f]+\\) "
-            + "|ranks? ha(?:ve|s) launched up to operation|Communicator ranks have different|Missing communicator data|managed by process \\d+ on node"
-            + "|job process(?:es)? (?:is|are) considered dead|^\\s*Group\\s+Comms\\s+Nodes|^Communicators\\.\\.\\.");
+    private static final Pattern BLOCK = Pattern.compile("^\\s*#\\d+-\\d+ \\([0-9a-fA-F]+\\) [A-Z]");
+
+    /** The words a RAS text line starts with, where it does not start with a digit or '#'. */
+    private static final String[] LINE_STARTS = {"Communicator ranks", "Communicators...", "Missing communicator data", "Group     Comms"};
+    private static final Pattern RANK_OR_PROCESS = Pattern.compile("^\\s*(?:Rank \\d+ (?:--|has )|Process \\d+ on node )");
 
     private final Findings findings;
     private final StringBuilder report = new StringBuilder();
@@ -30,35 +35,49 @@ final class RasAnalyzer implements Analyzer {
     private boolean json;
     private String versionLine;
 
+    /** How far into an input a RAS report is looked for: ncclras's output is pasted on its own, or near the top. */
+    private static final int HEAD_BYTES = 64 << 10;
+    /** Words only a RAS report has, text (2.24+) or JSON; the text report always ends with its Warnings heading. */
+    private static final String[] HEAD_WORDS = {"\"nccl_version\"", "ranks have launched up to operation", "have not launched any operations",
+        "Missing communicator data", "(unreachable via the RAS network)", "Comms     Nodes", "\nWarnings\n========", ") MISMATCH\n",
+        ") INCOMPLETE\n"};
+
+    /** Whether the head of a (mark-supporting) input holds a RAS report's lines; the input is left where it was. */
+    static boolean startsWithReport(InputStream input) throws IOException {
+        byte[] bytes = new byte[HEAD_BYTES];
+        input.mark(HEAD_BYTES);
+        int read = input.readNBytes(bytes, 0, HEAD_BYTES);
+        input.reset();
+        String head = new String(bytes, 0, read, StandardCharsets.ISO_8859_1).replace("\r\n", "\n");
+        for (String word : HEAD_WORDS) {
+            if (head.contains(word)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     RasAnalyzer(Findings findings) {
         this.findings = findings;
     }
 
-    /** Words every RAS marker line has one of: most lines of a large log are rejected by these alone. */
-    private static final String[] CHEAP = {"\"", "#", "launched", "Communicator", "managed by", "considered dead", "Group", "RUNNING",
-            "NOCOMM", "INIT", "FINALIZE", "ABORT", "UNKNOWN", "Missing"};
-
     @Override
     public void accept(Line line) {
-        if (firstText == null && !cheapMatch(line)) {
+        boolean marker = marker(line);
+        if (firstText == null && !marker) {
+            if (line.startsWith("NCCL version", 0)) {
+                versionLine = line.text(); // the text report's first line; kept only if a RAS line follows
+            }
             return;
         }
         String text = line.text();
-        if (firstText == null && text.startsWith("NCCL version")) {
-            versionLine = text; // the text report's first line; kept only if a RAS line follows
-            return;
-        }
-        boolean marker = MARKER.matcher(text).find() || RasText.isGroupRow(text);
         if (marker) {
             hits++;
         }
         if (firstText == null) {
-            if (!marker) {
-                return;
-            }
             firstLine = line.number();
             firstText = text;
-            json = text.contains("\"nccl_version\"") || text.contains("\"collective_counts\"") || text.contains("\"missing_ranks\"");
+            json = line.firstNonBlank() == '"';
             report.append(json ? "{\n" : versionLine == null ? "" : versionLine + "\n");
         }
         if (report.length() < MAX_CHARS) {
@@ -66,13 +85,34 @@ final class RasAnalyzer implements Analyzer {
         }
     }
 
-    private static boolean cheapMatch(Line line) {
-        for (String word : CHEAP) {
-            if (line.contains(word)) {
+    /**
+     * Whether a line is one only a RAS report has, decided mostly on its first character: most lines of a large log
+     * are rejected there.
+     */
+    private static boolean marker(Line line) {
+        char first = line.firstNonBlank();
+        if (first == '"') {
+            return line.contains("\"nccl_version\"") || line.contains("\"collective_counts\"") || line.contains("\"missing_ranks\"");
+        }
+        if (first == '#') {
+            return BLOCK.matcher(line.text()).find();
+        }
+        if (Character.isDigit(first)) {
+            return line.contains(" ranks have ") || line.contains(" considered dead") || RasText.isGroupRow(line.text());
+        }
+        if (first == 'R' || first == 'P') {
+            return RANK_OR_PROCESS.matcher(line.text()).find();
+        }
+        if (first != 'C' && first != 'M' && first != 'G') {
+            return false;
+        }
+        int at = line.indexOf(String.valueOf(first), 0);
+        for (String word : LINE_STARTS) {
+            if (line.startsWith(word, at)) {
                 return true;
             }
         }
-        return line.startsWith("NCCL version", 0);
+        return false;
     }
 
     @Override
