@@ -15,10 +15,13 @@ import java.util.concurrent.atomic.AtomicInteger;
 /**
  * A test double of NCCL's RAS service on loopback, speaking its protocol (one command a line, {@code SET FORMAT}
  * only from 2.28.7, the report streamed and the connection closed): each status query gets the next scripted
- * report, the last one again after; {@link #CLOSE} closes the connection without a word, as a dying process does.
+ * report, the last one again after; {@link #CLOSE} closes the connection without a word, as a dying process does,
+ * and {@link #SILENT} never answers.
  */
 final class FakeRas implements AutoCloseable {
     static final String CLOSE = "<close>";
+    /** Reads the commands and never answers, as a stopped process's socket does. */
+    static final String SILENT = "<silent>";
 
     private final ServerSocket server;
     private final boolean json;
@@ -60,6 +63,10 @@ final class FakeRas implements AutoCloseable {
     private void answer(Socket socket) throws IOException {
         String report = reports.get(Math.min(served.getAndIncrement(), reports.size() - 1));
         if (report.equals(CLOSE)) {
+            return;
+        }
+        if (report.equals(SILENT)) {
+            socket.getInputStream().transferTo(OutputStream.nullOutputStream()); // until the client gives up
             return;
         }
         BufferedReader in = new BufferedReader(new InputStreamReader(socket.getInputStream(), StandardCharsets.US_ASCII));

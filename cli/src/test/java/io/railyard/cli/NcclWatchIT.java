@@ -94,6 +94,22 @@ class NcclWatchIT {
     }
 
     @Test
+    void aServerThatNeverAnswersIsUnavailableAfterTheTimeoutAndPollingGoesOn() throws Exception {
+        try (FakeRas ras = new FakeRas(true, List.of(FakeRas.SILENT))) {
+            Watch watch = watch("--ras", ras.address(), "--interval", "0.2", "--timeout", "1", "-o", "json");
+
+            await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> assertThat(watch.lines()).isNotEmpty());
+            JsonNode unavailable = new ObjectMapper().readTree(watch.lines().getFirst());
+            assertThat(unavailable.path("state").asText()).isEqualTo("unavailable");
+            assertThat(unavailable.path("message").asText()).contains("does not answer", "NCCL_RAS_ENABLE=0");
+            await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> assertThat(ras.served()).isGreaterThanOrEqualTo(2));
+            assertThat(watch.lines()).as("said once").hasSize(1);
+            watch.process().destroy();
+            assertThat(watch.process().waitFor(10, TimeUnit.SECONDS)).isTrue();
+        }
+    }
+
+    @Test
     void badOptionsAreOneLineAndExitTwo() throws Exception {
         CommandRun run = CommandRun.of("nccl-watch", "-o", "yaml");
 
