@@ -5,9 +5,6 @@ import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.KubernetesClientException;
-import io.fabric8.kubernetes.client.dsl.base.PatchContext;
-import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import io.fabric8.kubernetes.client.utils.Serialization;
 import io.javaoperatorsdk.operator.api.reconciler.Cleaner;
 import io.javaoperatorsdk.operator.api.reconciler.Context;
@@ -44,10 +41,6 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
 import java.util.function.Function;
 import java.util.stream.Collectors;
 import org.slf4j.Logger;
@@ -61,8 +54,6 @@ import org.slf4j.LoggerFactory;
 public final class TrainingJobReconciler implements Reconciler<TrainingJob>, Cleaner<TrainingJob> {
     private static final Logger LOG = LoggerFactory.getLogger(TrainingJobReconciler.class);
     private static final Duration WAITING = Duration.ofSeconds(10);
-    /** Pods created at once: enough to hide the round trips, few enough not to flood the API server. */
-    private static final int CREATORS = 16;
 
     private final OperatorDefaults defaults;
     private final RankZeroLog rankZeroLog;
@@ -140,22 +131,22 @@ public final class TrainingJobReconciler implements Reconciler<TrainingJob>, Cle
         for (HasMetadata object : desired.objects()) {
             Boolean known = object instanceof Pod ? Boolean.TRUE : JobInformers.cached(context, object);
             if (known == null) {
-                ensure(client, object);
+                GangPods.ensure(client, object);
             } else if (!known) {
-                create(client, object);
+                GangPods.create(client, object);
             }
         }
         String run = String.valueOf(status.restarts == null ? 0 : status.restarts);
         Map<Boolean, List<Pod>> byRun = cached.stream().collect(Collectors.partitioningBy(pod -> ofRun(pod, run)));
         List<Pod> pods = byRun.get(true);
-        deleteEarlierRuns(client, job, run, byRun.get(false));
+        GangPods.deleteEarlierRuns(client, job, run, byRun.get(false));
         int nodeCount = job.getSpec().nodes;
         Set<String> deleted = expectations.deleted(key(job), PodExpectations.names(pods), clock.instant());
         GangState gang = GangState.observe(nodeCount, job.getMetadata().getName(), pods, deleted);
         PreflightGate.Result preflight = PreflightGate.observe(job, pods, clock.instant());
         if (preflight.state() == PreflightGate.State.FAILED) {
             writer.preflight(preflight.status());
-            preflight.nodesToMark().forEach(node -> markFailed(client, node));
+            preflight.nodesToMark().forEach(node -> GangPods.markFailed(client, node));
             if (preflight.nodesToMark().isEmpty()) {
                 writer.fail("PreflightFailed", preflight.status().message);
                 return stopNow(job, context, before, status);
@@ -190,7 +181,7 @@ public final class TrainingJobReconciler implements Reconciler<TrainingJob>, Cle
         List<Pod> missing = desired.objects().stream().filter(Pod.class::isInstance).map(Pod.class::cast)
                 .filter(pod -> !existing.contains(pod.getMetadata().getName())).toList();
         expectations.created(key(job), PodExpectations.names(missing), clock.instant());
-        createAll(client, missing);
+        GangPods.createAll(client, missing);
         status.ranks = ranks(context, client, job, pods, gang);
         status.gpus = nodeCount * job.getSpec().gpusPerNode;
         writer.observe(gang);
@@ -254,7 +245,7 @@ public final class TrainingJobReconciler implements Reconciler<TrainingJob>, Cle
         });
         changed(job, status, context.getClient());
         expectations.forget(key(job));
-        deletePods(context.getClient(), job);
+        GangPods.deletePods(context.getClient(), job);
         return UpdateControl.<TrainingJob>noUpdate().rescheduleAfter(WAITING);
     }
 
@@ -271,23 +262,6 @@ public final class TrainingJobReconciler implements Reconciler<TrainingJob>, Cle
     private static boolean ofRun(Pod pod, String run) {
         String attempt = pod.getMetadata().getLabels() == null ? null : pod.getMetadata().getLabels().get(Names.ATTEMPT_LABEL);
         return attempt == null ? run.equals("0") : attempt.equals(run);
-    }
-
-    /**
-     * Pods of a run that was restarted (still in the cache, or left by an operator that stopped before it deleted
-     * them); their names wait for the new run. One request for the labelled ones; pods from before runs were
-     * labelled go one by one.
-     */
-    private static void deleteEarlierRuns(KubernetesClient client, TrainingJob job, String run, List<Pod> earlier) {
-        List<Pod> live = earlier.stream().filter(pod -> pod.getMetadata().getDeletionTimestamp() == null).toList();
-        if (live.isEmpty()) {
-            return;
-        }
-        String namespace = job.getMetadata().getNamespace();
-        client.pods().inNamespace(namespace).withLabel(Names.JOB_LABEL, job.getMetadata().getName()).withLabel(Names.ATTEMPT_LABEL)
-                .withLabelNotIn(Names.ATTEMPT_LABEL, run).delete();
-        live.stream().filter(pod -> pod.getMetadata().getLabels() == null || !pod.getMetadata().getLabels().containsKey(Names.ATTEMPT_LABEL))
-                .forEach(pod -> client.pods().inNamespace(namespace).withName(pod.getMetadata().getName()).delete());
     }
 
     private RankZeroLog logs(KubernetesClient client) {
@@ -312,7 +286,7 @@ public final class TrainingJobReconciler implements Reconciler<TrainingJob>, Cle
         metrics.removed(key(job));
         expectations.forget(key(job));
         watchedAt.remove(key(job));
-        deletePods(client, job);
+        GangPods.deletePods(client, job);
         TrainingJobModel.desired(job, defaults).objects().stream().filter(object -> !(object instanceof Pod))
                 .forEach(object -> client.resource(object).delete());
         return DeleteControl.defaultDelete();
@@ -367,7 +341,7 @@ public final class TrainingJobReconciler implements Reconciler<TrainingJob>, Cle
 
     private UpdateControl<TrainingJob> finished(TrainingJob job, KubernetesClient client, TrainingJobStatus status, List<Pod> pods) {
         if ("Failed".equals(status.phase) && pods.stream().anyMatch(pod -> pod.getMetadata().getDeletionTimestamp() == null)) {
-            deletePods(client, job); // the failure was written before its pods were deleted: an operator stopped in between
+            GangPods.deletePods(client, job); // the failure was written before its pods were deleted: an operator stopped in between
         }
         Long ttl = job.getSpec().runPolicy == null ? null : job.getSpec().runPolicy.ttlSecondsAfterFinished;
         if (ttl == null || status.completionTime == null) {
@@ -380,61 +354,6 @@ public final class TrainingJobReconciler implements Reconciler<TrainingJob>, Cle
             return UpdateControl.noUpdate();
         }
         return UpdateControl.<TrainingJob>noUpdate().rescheduleAfter(Duration.between(clock.instant(), expiry).plusSeconds(1));
-    }
-
-    /**
-     * Creates the gang's missing pods, several at a time: a 1,024-node gang created one by one waits on a thousand
-     * round trips. A pod another reconcile created meanwhile (409) is fine.
-     */
-    private static void createAll(KubernetesClient client, List<Pod> pods) {
-        if (pods.isEmpty()) {
-            return;
-        }
-        try (ExecutorService creators = Executors.newFixedThreadPool(Math.min(CREATORS, pods.size()),
-                Thread.ofPlatform().name("railyard-create-", 0).daemon().factory())) {
-            List<Future<?>> created = pods.stream().map(pod -> creators.submit(() -> create(client, pod))).collect(Collectors.toList());
-            for (Future<?> future : created) {
-                try {
-                    future.get();
-                } catch (ExecutionException e) {
-                    throw e.getCause() instanceof RuntimeException runtime ? runtime : new IllegalStateException(e.getCause());
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                    throw new IllegalStateException("interrupted while creating the gang's pods", e);
-                }
-            }
-        }
-    }
-
-    private static void create(KubernetesClient client, HasMetadata object) {
-        try {
-            client.resource(object).create();
-        } catch (KubernetesClientException e) {
-            if (e.getCode() != 409) {
-                throw e;
-            }
-        }
-    }
-
-    /** Creates an object if it is missing; one another reconcile created meanwhile is fine. */
-    private static void ensure(KubernetesClient client, HasMetadata object) {
-        if (client.resource(object).get() == null) {
-            create(client, object);
-        }
-    }
-
-    private static void deletePods(KubernetesClient client, TrainingJob job) {
-        client.pods().inNamespace(job.getMetadata().getNamespace()).withLabel(Names.JOB_LABEL, job.getMetadata().getName()).delete();
-    }
-
-    /** The node the preflight gate blames keeps the mark after the job is gone: `kubectl get nodes -l railyard.io/preflight=failed`. */
-    private static void markFailed(KubernetesClient client, String node) {
-        try {
-            client.nodes().withName(node).patch(PatchContext.of(PatchType.JSON_MERGE),
-                    Serialization.asJson(Map.of("metadata", Map.of("labels", Map.of(Names.PREFLIGHT_LABEL, "failed")))));
-        } catch (KubernetesClientException e) {
-            LOG.warn("cannot label node {} {}=failed: {}", node, Names.PREFLIGHT_LABEL, e.getMessage());
-        }
     }
 
     private boolean deadlinePassed(TrainingJob job, TrainingJobStatus status) {

@@ -1,0 +1,101 @@
+package io.railyard.operator.reconcile;
+
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.fabric8.kubernetes.client.dsl.base.PatchContext;
+import io.fabric8.kubernetes.client.dsl.base.PatchType;
+import io.fabric8.kubernetes.client.utils.Serialization;
+import io.railyard.api.Names;
+import io.railyard.api.TrainingJob;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.stream.Collectors;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/** The API requests that make and unmake a gang: its objects and pods created, a run's pods deleted, a node marked. */
+final class GangPods {
+    private static final Logger LOG = LoggerFactory.getLogger(GangPods.class);
+    /** Pods created at once: enough to hide the round trips, few enough not to flood the API server. */
+    private static final int CREATORS = 16;
+
+    private GangPods() {}
+
+    /**
+     * Pods of a run that was restarted (still in the cache, or left by an operator that stopped before it deleted
+     * them); their names wait for the new run. One request for the labelled ones; pods from before runs were
+     * labelled go one by one.
+     */
+    static void deleteEarlierRuns(KubernetesClient client, TrainingJob job, String run, List<Pod> earlier) {
+        List<Pod> live = earlier.stream().filter(pod -> pod.getMetadata().getDeletionTimestamp() == null).toList();
+        if (live.isEmpty()) {
+            return;
+        }
+        String namespace = job.getMetadata().getNamespace();
+        client.pods().inNamespace(namespace).withLabel(Names.JOB_LABEL, job.getMetadata().getName()).withLabel(Names.ATTEMPT_LABEL)
+                .withLabelNotIn(Names.ATTEMPT_LABEL, run).delete();
+        live.stream().filter(pod -> pod.getMetadata().getLabels() == null || !pod.getMetadata().getLabels().containsKey(Names.ATTEMPT_LABEL))
+                .forEach(pod -> client.pods().inNamespace(namespace).withName(pod.getMetadata().getName()).delete());
+    }
+
+    /**
+     * Creates the gang's missing pods, several at a time: a 1,024-node gang created one by one waits on a thousand
+     * round trips. A pod another reconcile created meanwhile (409) is fine.
+     */
+    static void createAll(KubernetesClient client, List<Pod> pods) {
+        if (pods.isEmpty()) {
+            return;
+        }
+        try (ExecutorService creators = Executors.newFixedThreadPool(Math.min(CREATORS, pods.size()),
+                Thread.ofPlatform().name("railyard-create-", 0).daemon().factory())) {
+            List<Future<?>> created = pods.stream().map(pod -> creators.submit(() -> create(client, pod))).collect(Collectors.toList());
+            for (Future<?> future : created) {
+                try {
+                    future.get();
+                } catch (ExecutionException e) {
+                    throw e.getCause() instanceof RuntimeException runtime ? runtime : new IllegalStateException(e.getCause());
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    throw new IllegalStateException("interrupted while creating the gang's pods", e);
+                }
+            }
+        }
+    }
+
+    static void create(KubernetesClient client, HasMetadata object) {
+        try {
+            client.resource(object).create();
+        } catch (KubernetesClientException e) {
+            if (e.getCode() != 409) {
+                throw e;
+            }
+        }
+    }
+
+    /** Creates an object if it is missing; one another reconcile created meanwhile is fine. */
+    static void ensure(KubernetesClient client, HasMetadata object) {
+        if (client.resource(object).get() == null) {
+            create(client, object);
+        }
+    }
+
+    static void deletePods(KubernetesClient client, TrainingJob job) {
+        client.pods().inNamespace(job.getMetadata().getNamespace()).withLabel(Names.JOB_LABEL, job.getMetadata().getName()).delete();
+    }
+
+    /** The node the preflight gate blames keeps the mark after the job is gone: `kubectl get nodes -l railyard.io/preflight=failed`. */
+    static void markFailed(KubernetesClient client, String node) {
+        try {
+            client.nodes().withName(node).patch(PatchContext.of(PatchType.JSON_MERGE),
+                    Serialization.asJson(Map.of("metadata", Map.of("labels", Map.of(Names.PREFLIGHT_LABEL, "failed")))));
+        } catch (KubernetesClientException e) {
+            LOG.warn("cannot label node {} {}=failed: {}", node, Names.PREFLIGHT_LABEL, e.getMessage());
+        }
+    }
+}
