@@ -29,7 +29,8 @@ final class AllocationBuilder {
      *
      * @throws io.grpc.StatusRuntimeException INVALID_ARGUMENT for an unknown id, FAILED_PRECONDITION for an unhealthy one
      */
-    static ContainerAllocateResponse build(Sysfs sysfs, Map<String, PluginDevice> byId, Map<String, PortHealth> healthByPort, List<String> ids) {
+    static ContainerAllocateResponse build(Sysfs sysfs, Map<String, PluginDevice> byId, Map<String, PortHealth> healthByPort, List<String> ids,
+            boolean managementDatagrams) {
         Set<Port> ports = new LinkedHashSet<>();
         Set<Hca> hcas = new LinkedHashSet<>();
         for (String id : ids) {
@@ -47,7 +48,7 @@ final class AllocationBuilder {
             hcas.add(device.hca());
         }
         ContainerAllocateResponse.Builder response = ContainerAllocateResponse.newBuilder();
-        PortAllocation allocation = PortAllocation.of(sysfs, new ArrayList<>(ports), hcas);
+        PortAllocation allocation = PortAllocation.of(sysfs, new ArrayList<>(ports), hcas, managementDatagrams);
         allocation.deviceNodes().forEach(path -> response.addDevices(readWrite(path)));
         response.putAllEnvs(allocation.env());
         return response.build();

@@ -17,8 +17,9 @@ import java.util.Map;
 
 /**
  * What a container needs to use a set of ports, for the device plugin's Allocate and the DRA driver's CDI specs alike:
- * the uverbs nodes of their HCAs, the umad nodes of the ports themselves, rdma_cm, and NCCL's variables with a JSON
- * description of the ports.
+ * the uverbs nodes of their HCAs, rdma_cm, and NCCL's variables with a JSON description of the ports. NCCL,
+ * perftest and torch need nothing else; the ports' umad nodes (raw management datagrams: what infiniband-diags and an
+ * SM speak) only where the resource asks for them.
  *
  * @param deviceNodes paths under /dev, the same in the container as on the host
  */
@@ -27,17 +28,17 @@ public record PortAllocation(List<String> deviceNodes, Map<String, String> env) 
     private static final ObjectMapper JSON = new ObjectMapper();
 
     /**
-     * Only device nodes that exist on the host: a missing umad must not fail the container's start. The ports are
+     * Only device nodes that exist on the host: a missing node must not fail the container's start. The ports are
      * described in device order, whatever order the kubelet asked for them in (its device IDs are a set), so that two
      * nodes list the same rails in the same places.
      */
-    public static PortAllocation of(Sysfs sysfs, List<Port> requested, Collection<Hca> hcas) {
+    public static PortAllocation of(Sysfs sysfs, List<Port> requested, Collection<Hca> hcas, boolean managementDatagrams) {
         List<Port> ports = requested.stream().sorted(Port.BY_DEVICE).toList();
         List<String> nodes = new ArrayList<>();
         for (Hca hca : hcas) {
             for (CharDevice device : hca.charDevices()) {
                 boolean wanted = device.kind() == CharDevice.Kind.UVERBS
-                        || (device.kind() == CharDevice.Kind.UMAD && ports.stream().anyMatch(p -> p.hca().equals(hca.name()) && p.number() == device.port()));
+                        || (managementDatagrams && device.kind() == CharDevice.Kind.UMAD && ports.stream().anyMatch(p -> p.hca().equals(hca.name()) && p.number() == device.port()));
                 if (wanted && sysfs.exists(sysfs.resolve("dev/infiniband").resolve(device.name()))) {
                     nodes.add(device.hostPath());
                 }

@@ -144,7 +144,8 @@ final class RdmaDevicePlugin extends DevicePluginGrpc.DevicePluginImplBase {
         AllocateResponse.Builder response = AllocateResponse.newBuilder();
         try {
             for (ContainerAllocateRequest container : request.getContainerRequestsList()) {
-                response.addContainerResponses(AllocationBuilder.build(sysfs, byId, healthByPort, container.getDevicesIdsList()));
+                response.addContainerResponses(AllocationBuilder.build(sysfs, byId, healthByPort, container.getDevicesIdsList(),
+                        resource.managementDatagrams()));
             }
             request.getContainerRequestsList().forEach(container -> container.getDevicesIdsList()
                     .forEach(id -> allocations.computeIfAbsent(id, k -> new LongAdder()).increment()));

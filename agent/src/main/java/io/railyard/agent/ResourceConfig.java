@@ -6,9 +6,10 @@ import java.util.regex.Pattern;
 
 /**
  * One extended resource: its name, whether each port is one device ({@code exclusive}) or several slots
- * ({@code shared}), and which ports it holds.
+ * ({@code shared}), which ports it holds, and whether its containers get the ports' umad nodes: raw management
+ * datagrams to the fabric, which infiniband-diags need and a training job must not have.
  */
-public record ResourceConfig(String name, Mode mode, int slotsPerPort, PortSelector selector) {
+public record ResourceConfig(String name, Mode mode, int slotsPerPort, PortSelector selector, boolean managementDatagrams) {
     private static final Pattern NAME = Pattern.compile("[a-z0-9]([-a-z0-9.]*[a-z0-9])?/[A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?");
 
     public enum Mode {
@@ -21,11 +22,13 @@ public record ResourceConfig(String name, Mode mode, int slotsPerPort, PortSelec
             @JsonProperty("name") String name,
             @JsonProperty("mode") Mode mode,
             @JsonProperty("slotsPerPort") Integer slotsPerPort,
-            @JsonProperty("selector") PortSelector selector) {
+            @JsonProperty("selector") PortSelector selector,
+            @JsonProperty("managementDatagrams") Boolean managementDatagrams) {
         this(name == null ? AgentConfig.DEFAULT_RESOURCE : name,
                 mode == null ? Mode.EXCLUSIVE : mode,
                 slotsPerPort == null ? 1 : slotsPerPort,
-                selector == null ? PortSelector.ANY : selector);
+                selector == null ? PortSelector.ANY : selector,
+                Boolean.TRUE.equals(managementDatagrams));
     }
 
     public ResourceConfig {
@@ -41,7 +44,7 @@ public record ResourceConfig(String name, Mode mode, int slotsPerPort, PortSelec
     }
 
     static ResourceConfig defaults() {
-        return new ResourceConfig(null, null, null, null);
+        return new ResourceConfig(null, null, null, null, null);
     }
 
     /** The socket file name in the device plugin directory: {@code railyard-rdma-rdma.sock}. */

@@ -160,9 +160,8 @@ class DevicePluginIT {
 
         ContainerAllocateResponse response = plugin.allocate(request("mlx5_3:1", "mlx5_4:1")).getContainerResponses(0);
 
-        assertThat(response.getDevicesList()).extracting(DeviceSpec::getHostPath).containsExactlyInAnyOrder(
-                "/dev/infiniband/uverbs2", "/dev/infiniband/umad2", "/dev/infiniband/uverbs3", "/dev/infiniband/umad3",
-                "/dev/infiniband/rdma_cm");
+        assertThat(response.getDevicesList()).extracting(DeviceSpec::getHostPath).as("verbs and rdma_cm: no umad for a training container")
+                .containsExactlyInAnyOrder("/dev/infiniband/uverbs2", "/dev/infiniband/uverbs3", "/dev/infiniband/rdma_cm");
         assertThat(response.getDevicesList()).allMatch(d -> d.getPermissions().equals("rw") && d.getContainerPath().equals(d.getHostPath()));
         assertThat(response.getEnvsMap())
                 .containsEntry("NCCL_IB_HCA", "=mlx5_3:1,mlx5_4:1")
@@ -206,7 +205,21 @@ class DevicePluginIT {
 
         assertThat(response.getEnvsMap()).containsEntry("NCCL_IB_HCA", "=mlx5_1:1");
         assertThat(response.getDevicesList()).extracting(DeviceSpec::getHostPath)
-                .containsExactlyInAnyOrder("/dev/infiniband/uverbs1", "/dev/infiniband/umad1", "/dev/infiniband/rdma_cm");
+                .containsExactlyInAnyOrder("/dev/infiniband/uverbs1", "/dev/infiniband/rdma_cm");
+    }
+
+    @Test
+    void onlyAResourceThatAsksForManagementDatagramsGetsThePortsUmad() throws Exception {
+        AgentConfig probe = new AgentConfig(List.of(new ResourceConfig("railyard.io/fabric-probe", ResourceConfig.Mode.SHARED, 4,
+                PortSelector.ANY, true)));
+        DevicePluginGrpc.DevicePluginBlockingStub plugin = start(ExampleNodes.ROCE, probe);
+        String slot = plugin.listAndWatch(Empty.getDefaultInstance()).next().getDevicesList().stream().map(Device::getID)
+                .filter(id -> id.startsWith("mlx5_3:1")).findFirst().orElseThrow();
+
+        ContainerAllocateResponse response = plugin.allocate(request(slot)).getContainerResponses(0);
+
+        assertThat(response.getDevicesList()).extracting(DeviceSpec::getHostPath)
+                .containsExactlyInAnyOrder("/dev/infiniband/uverbs2", "/dev/infiniband/umad2", "/dev/infiniband/rdma_cm");
     }
 
     @Test
@@ -252,7 +265,7 @@ class DevicePluginIT {
     @Test
     void sharedModeAdvertisesSlotsAndAllocatesTheirPort() throws Exception {
         AgentConfig shared = new AgentConfig(List.of(new ResourceConfig("rdma/shared", ResourceConfig.Mode.SHARED, 4,
-                new PortSelector(List.of("mlx5_1"), null, null, null, null, null))));
+                new PortSelector(List.of("mlx5_1"), null, null, null, null, null), false)));
         DevicePluginGrpc.DevicePluginBlockingStub plugin = start(ExampleNodes.ROCE, shared);
 
         assertThat(plugin.listAndWatch(Empty.getDefaultInstance()).next().getDevicesList()).extracting(Device::getID)

@@ -151,7 +151,7 @@ final class ClaimPreparer {
         byRequest.forEach((request, list) -> {
             List<Port> ports = list.stream().map(d -> d.device().port()).toList();
             Set<Hca> hcas = new LinkedHashSet<>(list.stream().map(d -> d.device().hca()).toList());
-            allocations.put(request, PortAllocation.of(sysfs, ports, hcas));
+            allocations.put(request, PortAllocation.of(sysfs, ports, hcas, false));
         });
         Path file = CdiSpec.file(cdiDir, driver, ref.uid());
         try {

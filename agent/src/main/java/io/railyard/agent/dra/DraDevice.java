@@ -47,7 +47,7 @@ public record DraDevice(String name, PluginDevice device) {
 
     /** A claim takes a port whole: shared slots are the device plugin's idea, not DRA's. */
     private static ResourceConfig exclusive(ResourceConfig resource) {
-        return new ResourceConfig(resource.name(), ResourceConfig.Mode.EXCLUSIVE, 1, resource.selector());
+        return new ResourceConfig(resource.name(), ResourceConfig.Mode.EXCLUSIVE, 1, resource.selector(), false);
     }
 
     /** The attributes of the device with its health now; names without a domain are in the driver's own. */

@@ -193,7 +193,8 @@ class DraAgentTest {
         assertThat(spec.path("kind").asText()).isEqualTo("k8s.rdma.railyard.io/claim");
         JsonNode edits = spec.path("devices").get(0).path("containerEdits");
         assertThat(edits.path("deviceNodes")).extracting(n -> n.path("path").asText())
-                .contains(uverbsOf("mlx5_1"), uverbsOf("mlx5_3"), "/dev/infiniband/rdma_cm").doesNotContain(uverbsOf("mlx5_2"));
+                .contains(uverbsOf("mlx5_1"), uverbsOf("mlx5_3"), "/dev/infiniband/rdma_cm").doesNotContain(uverbsOf("mlx5_2"))
+                .as("no management datagrams for a claim").noneMatch(path -> path.contains("/umad"));
         assertThat(edits.path("env")).extracting(JsonNode::asText).contains("NCCL_IB_HCA==mlx5_1:1,mlx5_3:1", "NCCL_IB_GID_INDEX=3")
                 .anySatisfy(env -> assertThat(env).startsWith("RAILYARD_RDMA_DEVICES=[{\"hca\":\"mlx5_1\""));
 
