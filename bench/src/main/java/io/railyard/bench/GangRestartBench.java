@@ -5,26 +5,14 @@ import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import io.fabric8.kubernetes.api.model.NodeBuilder;
 import io.fabric8.kubernetes.api.model.NodeConditionBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
-import io.fabric8.kubernetes.api.model.PodBuilder;
-import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.KubernetesClientBuilder;
-import io.fabric8.kubernetes.client.server.mock.KubernetesCrudDispatcher;
-import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
-import io.fabric8.mockwebserver.Context;
-import io.fabric8.mockwebserver.MockWebServer;
-import io.javaoperatorsdk.operator.Operator;
 import io.railyard.api.Names;
 import io.railyard.api.TrainingJob;
 import io.railyard.operator.PlayedScheduler;
-import io.railyard.operator.model.OperatorDefaults;
 import io.railyard.operator.reconcile.TrainingJobReconciler;
-import java.time.Clock;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 
@@ -36,26 +24,15 @@ import java.util.concurrent.Executors;
  * running gangs (nodes come from its informer: none expected). Arguments: [RUNS] [STEADY_SECONDS] (defaults 3, 30).
  */
 public final class GangRestartBench {
-    private static final RequestCounts REQUESTS = new RequestCounts();
 
     private GangRestartBench() {}
 
     public static void main(String[] args) throws Exception {
         int runs = args.length > 0 ? Integer.parseInt(args[0]) : 3;
         int steadySeconds = args.length > 1 ? Integer.parseInt(args[1]) : 30;
-        KubernetesMockServer server = new KubernetesMockServer(new Context(), new MockWebServer(), new HashMap<>(),
-                new KubernetesCrudDispatcher(), false);
-        server.init();
-        Config config = server.createClient().getConfiguration();
-        try (KubernetesClient observer = new KubernetesClientBuilder().withConfig(config).build();
-                KubernetesClient client = new KubernetesClientBuilder().withConfig(config)
-                        .withHttpClientBuilderConsumer(builder -> builder.addOrReplaceInterceptor("count", REQUESTS)).build()) {
-            Operator operator = new Operator(o -> o.withKubernetesClient(client).withCloseClientOnStop(false)
-                    .withUseSSAToPatchPrimaryResource(false).withSSABasedCreateUpdateMatchForDependentResources(false));
-            TrainingJobReconciler reconciler = new TrainingJobReconciler(new OperatorDefaults("railyard:bench", "rdma/rdma"),
-                    (namespace, pod) -> Optional.empty(), Clock.systemUTC());
-            operator.register(reconciler);
-            operator.start();
+        try (MockCluster cluster = new MockCluster()) {
+            KubernetesClient observer = cluster.observer;
+            TrainingJobReconciler reconciler = cluster.startOperator();
             try (PlayedScheduler scheduler = new PlayedScheduler(observer, "bench")) {
                 for (int nodes : new int[] {128, 1024}) {
                     pool(observer, "p" + nodes, nodes + runs + 1);
@@ -66,14 +43,16 @@ public final class GangRestartBench {
                     observer.resource(job(job, "p" + nodes, nodes)).create();
                     awaitRunning(observer, job, nodes, 0);
                     for (int run = 1; run <= runs; run++) {
-                        peers.add(plainClientCreates(observer, "peer-" + nodes + "-" + run, nodes));
-                        Map<String, Long> before = REQUESTS.snapshot();
+                        String label = "peer-" + nodes + "-" + run;
+                        peers.add(cluster.plainClientCreates(label, nodes));
+                        observer.pods().inNamespace("peer").withLabel(Names.JOB_LABEL, label).delete();
+                        Map<String, Long> before = cluster.requests.snapshot();
                         String node = observer.pods().inNamespace("bench").withName(job + "-0").get().getSpec().getNodeName();
                         long start = System.nanoTime();
                         portDown(observer, node);
                         awaitCreated(observer, job, nodes, run);
                         restarts.add((System.nanoTime() - start) / 1e9);
-                        requests = RequestCounts.difference(REQUESTS.snapshot(), before);
+                        requests = RequestCounts.difference(cluster.requests.snapshot(), before);
                         awaitRunning(observer, job, nodes, run);
                     }
                     double restart = median(restarts);
@@ -83,15 +62,12 @@ public final class GangRestartBench {
                             nodes, runs, restart, format(restarts), nodes, peer, restart / peer, requests);
                 }
                 long reconcilesBefore = reconciler.metrics().reconciles();
-                Map<String, Long> before = REQUESTS.snapshot();
+                Map<String, Long> before = cluster.requests.snapshot();
                 Thread.sleep(steadySeconds * 1_000L);
                 System.out.printf("steady, %d s, the two running gangs (1,152 pods, %d nodes): %d reconciles, requests beyond watches %s%n",
                         steadySeconds, observer.nodes().list().getItems().size(), reconciler.metrics().reconciles() - reconcilesBefore,
-                        RequestCounts.difference(REQUESTS.snapshot(), before));
+                        RequestCounts.difference(cluster.requests.snapshot(), before));
             }
-            operator.stop();
-        } finally {
-            server.destroy();
         }
         System.exit(0);
     }
@@ -149,22 +125,6 @@ public final class GangRestartBench {
     private static String phase(KubernetesClient client, String job) {
         TrainingJob current = client.resources(TrainingJob.class).inNamespace("bench").withName(job).get();
         return current.getStatus() == null ? null : current.getStatus().phase;
-    }
-
-    /** The same server's own pace: as many pods as the gang, created by a client with nothing else to do, then deleted. */
-    private static double plainClientCreates(KubernetesClient client, String label, int count) throws Exception {
-        long start = System.nanoTime();
-        try (ExecutorService creators = Executors.newFixedThreadPool(16)) {
-            for (int i = 0; i < count; i++) {
-                String name = label + "-" + i;
-                creators.submit(() -> client.pods().inNamespace("peer").resource(new PodBuilder().withNewMetadata().withName(name)
-                        .addToLabels(Names.JOB_LABEL, label).endMetadata().withNewSpec().addNewContainer().withName("trainer")
-                        .withImage("pytorch").endContainer().endSpec().build()).create());
-            }
-        }
-        double seconds = (System.nanoTime() - start) / 1e9;
-        client.pods().inNamespace("peer").withLabel(Names.JOB_LABEL, label).delete();
-        return seconds;
     }
 
     private static double median(List<Double> values) {

@@ -2,26 +2,12 @@ package io.railyard.bench;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
-import io.fabric8.kubernetes.api.model.PodBuilder;
-import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.KubernetesClientBuilder;
-import io.fabric8.kubernetes.client.server.mock.KubernetesCrudDispatcher;
-import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
-import io.fabric8.mockwebserver.Context;
-import io.fabric8.mockwebserver.MockWebServer;
-import io.javaoperatorsdk.operator.Operator;
 import io.railyard.api.Names;
 import io.railyard.api.TrainingJob;
-import io.railyard.operator.model.OperatorDefaults;
 import io.railyard.operator.reconcile.TrainingJobReconciler;
 import java.lang.management.ManagementFactory;
-import java.time.Clock;
-import java.util.HashMap;
 import java.util.Map;
-import java.util.Optional;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 
 /**
  * The TrainingJob operator at scale on the fabric8 CRUD mock API server (no real API server can be had here): for jobs
@@ -30,46 +16,35 @@ import java.util.concurrent.Executors;
  * Arguments: [STEADY_SECONDS] (default 60).
  */
 public final class OperatorScale {
-    /** The operator's requests by verb, watches apart: counted on its own client. */
-    private static final RequestCounts REQUESTS = new RequestCounts();
 
     private OperatorScale() {}
 
     public static void main(String[] args) throws Exception {
         int steadySeconds = args.length > 0 ? Integer.parseInt(args[0]) : 60;
-        KubernetesMockServer server = new KubernetesMockServer(new Context(), new MockWebServer(), new HashMap<>(),
-                new KubernetesCrudDispatcher(), false);
-        server.init();
-        Config config = server.createClient().getConfiguration();
-        try (KubernetesClient observer = new KubernetesClientBuilder().withConfig(config).build();
-                KubernetesClient client = new KubernetesClientBuilder().withConfig(config)
-                        .withHttpClientBuilderConsumer(builder -> builder.addOrReplaceInterceptor("count", REQUESTS)).build()) {
-            double peer = plainClientCreates(observer, 1024);
+        try (MockCluster cluster = new MockCluster()) {
+            KubernetesClient observer = cluster.observer;
+            double peer = cluster.plainClientCreates("peer", 1024);
             System.out.printf("peer: a plain client creating 1,024 pods, 16 at a time: %.2f s%n", peer);
-            Operator operator = new Operator(o -> o.withKubernetesClient(client).withCloseClientOnStop(false)
-                    .withUseSSAToPatchPrimaryResource(false).withSSABasedCreateUpdateMatchForDependentResources(false));
-            TrainingJobReconciler reconciler = new TrainingJobReconciler(new OperatorDefaults("railyard:bench", "rdma/rdma"), (namespace, pod) -> Optional.empty(), Clock.systemUTC());
-            operator.register(reconciler);
-            operator.start();
+            TrainingJobReconciler reconciler = cluster.startOperator();
             for (int nodes : new int[] {8, 128, 1024}) {
-                Map<String, Long> before = REQUESTS.snapshot();
+                Map<String, Long> before = cluster.requests.snapshot();
                 long reconcilesBefore = reconciler.metrics().reconciles();
                 long start = System.nanoTime();
                 observer.resource(job("job-" + nodes, nodes)).create();
                 awaitPods(observer, "job-" + nodes, nodes);
                 double seconds = (System.nanoTime() - start) / 1e9;
                 Thread.sleep(2_000);   // the reconciles the pods' creation set off
-                Map<String, Long> during = RequestCounts.difference(REQUESTS.snapshot(), before);
+                Map<String, Long> during = RequestCounts.difference(cluster.requests.snapshot(), before);
                 long reconciles = reconciler.metrics().reconciles() - reconcilesBefore;
                 System.out.printf("%d-node job: all pods created in %.2f s%s; %d reconciles, requests %s (%.1f per reconcile)%n", nodes, seconds,
                         nodes == 1024 ? String.format(" (%.2f x the plain client)", seconds / peer) : "", reconciles, during,
                         RequestCounts.total(during) / (double) Math.max(1, reconciles));
             }
-            Map<String, Long> before = REQUESTS.snapshot();
+            Map<String, Long> before = cluster.requests.snapshot();
             long reconcilesBefore = reconciler.metrics().reconciles();
             Thread.sleep(steadySeconds * 1_000L);
             System.out.printf("steady state, %d s, 3 jobs (1,160 pods): %d reconciles, requests beyond watches %s%n", steadySeconds,
-                    reconciler.metrics().reconciles() - reconcilesBefore, RequestCounts.difference(REQUESTS.snapshot(), before));
+                    reconciler.metrics().reconciles() - reconcilesBefore, RequestCounts.difference(cluster.requests.snapshot(), before));
             System.gc();
             long heap = ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed();
             System.out.printf("heap after GC: %d MiB (the operator, its informers' caches, and the mock server in one JVM)%n", heap >> 20);
@@ -82,25 +57,8 @@ public final class OperatorScale {
                 awaitPods(observer, "many-" + i, 8);
             }
             System.out.printf("100 concurrent 8-node jobs: all 800 pods created in %.2f s%n", (System.nanoTime() - start) / 1e9);
-            operator.stop();
-        } finally {
-            server.destroy();
         }
         System.exit(0);
-    }
-
-    /** The same API server's own pace: pods as the operator makes them, created by a client with nothing else to do. */
-    private static double plainClientCreates(KubernetesClient client, int count) throws Exception {
-        long start = System.nanoTime();
-        try (ExecutorService creators = Executors.newFixedThreadPool(16)) {
-            for (int i = 0; i < count; i++) {
-                String name = "peer-" + i;
-                creators.submit(() -> client.pods().inNamespace("peer").resource(new PodBuilder().withNewMetadata().withName(name)
-                        .addToLabels(Names.JOB_LABEL, "peer").endMetadata().withNewSpec().addNewContainer().withName("trainer")
-                        .withImage("pytorch").endContainer().endSpec().build()).create());
-            }
-        }
-        return (System.nanoTime() - start) / 1e9;
     }
 
     private static TrainingJob job(String name, int nodes) throws Exception {

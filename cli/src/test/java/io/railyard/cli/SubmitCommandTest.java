@@ -89,6 +89,12 @@ class SubmitCommandTest {
 
     @Test
     void statusShowsTheExcludedNodesAndTheLastRestartsByCause() throws Exception {
+        // times from the clock, as the operator beside it reads them (an exclusion older than an hour is let go)
+        java.time.Instant now = Clock.systemUTC().instant().truncatedTo(java.time.temporal.ChronoUnit.SECONDS);
+        String t0 = now.minusSeconds(180).toString();
+        String t1 = now.minusSeconds(120).toString();
+        String t2 = now.minusSeconds(60).toString();
+        String t3 = now.toString();
         io.railyard.api.TrainingJob job = new com.fasterxml.jackson.databind.ObjectMapper(new com.fasterxml.jackson.dataformat.yaml.YAMLFactory())
                 .readValue("""
                         apiVersion: railyard.io/v1alpha1
@@ -100,23 +106,23 @@ class SubmitCommandTest {
                           restarts: 4
                           jobFailures: 1
                           nodeFailures: 2
-                          excludedNodes: [{node: gpu-7, reason: RdmaPortDown, since: "2026-11-30T10:02:00Z"}]
+                          excludedNodes: [{node: gpu-7, reason: RdmaPortDown, since: "%3$s"}]
                           restartHistory:
-                          - {time: "2026-11-30T10:00:00Z", cause: Preemption, reason: Preempted, pod: bumpy-0, message: "pod bumpy-0 failed"}
-                          - {time: "2026-11-30T10:01:00Z", cause: Job, reason: ContainerFailed, pod: bumpy-1, exitCode: 1, message: "pod bumpy-1 container trainer exited with code 1 (Error)"}
-                          - {time: "2026-11-30T10:02:00Z", cause: Node, reason: RdmaPortDown, node: gpu-7, pod: bumpy-0, message: "node gpu-7 RdmaPortDown: PortNotActive"}
-                          - {time: "2026-11-30T10:03:00Z", cause: Node, reason: NodeNotReady, node: gpu-2, pod: bumpy-1, message: "node gpu-2 is NotReady"}
-                        """, io.railyard.api.TrainingJob.class);
+                          - {time: "%1$s", cause: Preemption, reason: Preempted, pod: bumpy-0, message: "pod bumpy-0 failed"}
+                          - {time: "%2$s", cause: Job, reason: ContainerFailed, pod: bumpy-1, exitCode: 1, message: "pod bumpy-1 container trainer exited with code 1 (Error)"}
+                          - {time: "%3$s", cause: Node, reason: RdmaPortDown, node: gpu-7, pod: bumpy-0, message: "node gpu-7 RdmaPortDown: PortNotActive"}
+                          - {time: "%4$s", cause: Node, reason: NodeNotReady, node: gpu-2, pod: bumpy-1, message: "node gpu-2 is NotReady"}
+                        """.formatted(t0, t1, t2, t3), io.railyard.api.TrainingJob.class);
         client.resource(job).create();
         client.resource(job).updateStatus();
 
         String out = CommandRun.of("status", "bumpy", "--kubeconfig", MockKubeconfig.write(dir, client).toString()).out();
 
         assertThat(out).startsWith("bumpy: Failed, scheduled 0 of 2, running 0 of 2, restarts 4 (1 job, 2 node, 1 preemption)\n")
-                .contains("  excluded node gpu-7: RdmaPortDown since 2026-11-30T10:02:00Z\n")
-                .contains("  restart at 2026-11-30T10:01:00Z (Job, ContainerFailed): pod bumpy-1 container trainer exited with code 1 (Error)\n")
-                .contains("  restart at 2026-11-30T10:03:00Z (Node, NodeNotReady): node gpu-2 is NotReady\n")
-                .doesNotContain("10:00:00Z (Preemption");
+                .contains("  excluded node gpu-7: RdmaPortDown since " + t2 + "\n")
+                .contains("  restart at " + t1 + " (Job, ContainerFailed): pod bumpy-1 container trainer exited with code 1 (Error)\n")
+                .contains("  restart at " + t3 + " (Node, NodeNotReady): node gpu-2 is NotReady\n")
+                .doesNotContain(t0 + " (Preemption");
     }
 
     @Test

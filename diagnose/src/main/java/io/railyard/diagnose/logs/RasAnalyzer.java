@@ -169,17 +169,13 @@ final class RasAnalyzer implements Analyzer {
 
     /** The groups below their operation's highest count, named where the report names them. */
     private static List<String> behind(RasReport report) {
-        return report.communicators().stream().flatMap(comm -> comm.operations().entrySet().stream().flatMap(op -> {
-            long highest = op.getValue().stream().mapToLong(RasReport.Launched::count).max().orElse(0);
-            return op.getValue().stream().filter(g -> g.count() < highest).map(g -> (g.named().isEmpty() ? g.size() + " ranks"
-                    : g.named().stream().map(r -> "rank " + r.rank() + (r.host() == null ? "" : " on " + r.host())).collect(Collectors.joining(", ")))
-                    + " at " + op.getKey() + " " + g.count() + " (others " + highest + ")");
-        })).limit(8).toList();
+        return report.behind().stream().limit(8).map(b -> (b.group().named().isEmpty() ? b.group().size() + " ranks"
+                : b.group().named().stream().map(r -> "rank " + r.rank() + (r.host() == null ? "" : " on " + r.host())).collect(Collectors.joining(", ")))
+                + " at " + b.operation() + " " + b.group().count() + " (others " + b.highest() + ")").toList();
     }
 
     private static String who(HangDetector.Suspect s) {
-        return (s.rank() >= 0 ? "rank " + s.rank() : s.pid() >= 0 ? "process " + s.pid() : "") + (s.host() == null ? "" : " on " + s.host())
-                + (s.cudaDev() >= 0 ? " (GPU " + s.cudaDev() + ")" : "");
+        return who(new RasReport.Rank(s.rank(), s.host(), s.pid(), s.cudaDev()));
     }
 
     private static String who(RasReport.Rank r) {

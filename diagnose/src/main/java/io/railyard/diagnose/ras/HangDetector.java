@@ -25,11 +25,11 @@ public final class HangDetector {
 
     public record Verdict(State state, String ncclVersion, int communicators, List<Suspect> ranks, String message) {}
 
-    /** A group below its operation's highest count: its communicator, operation, count and the ranks it names. */
-    private record Behind(String communicator, String operation, long count, String ranks) {}
+    /** A group below its operation's highest count: its communicator and operation, count and the ranks it names. */
+    private record Mark(String operation, long count, String ranks) {}
 
     private final Duration stallAfter;
-    private Set<Behind> behindBefore = Set.of();
+    private Set<Mark> behindBefore = Set.of();
     private Map<String, Long> highestBefore = Map.of();
     private String countsBefore;
     private Instant unchangedSince;
@@ -48,34 +48,29 @@ public final class HangDetector {
         report.unresponsive().forEach(r -> missing.add(suspect(r, "did not answer RAS")));
         List<Suspect> behind = new ArrayList<>();
         List<Suspect> lagging = new ArrayList<>();
-        Set<Behind> behindNow = new HashSet<>();
+        Set<Mark> behindNow = new HashSet<>();
         Map<String, Long> highestNow = new HashMap<>();
         StringBuilder counts = new StringBuilder();
         for (RasReport.Communicator comm : report.communicators()) {
             comm.missing().forEach(r -> missing.add(suspect(r, "missing from communicator " + comm.id())));
-            comm.operations().forEach((op, groups) -> {
-                long highest = groups.stream().mapToLong(RasReport.Launched::count).max().orElse(0);
-                String key = comm.id() + "/" + op;
-                highestNow.put(key, highest);
-                counts.append(key).append(groups.stream().map(g -> g.count() + "x" + g.size()).toList());
-                for (RasReport.Launched group : groups) {
-                    if (group.count() >= highest) {
-                        continue;
-                    }
-                    Behind entry = new Behind(comm.id(), op, group.count(), group.named().stream()
-                            .map(r -> String.valueOf(r.rank())).collect(Collectors.joining(",")));
-                    behindNow.add(entry);
-                    String reason = op + " launched up to " + group.count() + " while other ranks are at " + highest;
-                    List<Suspect> these = group.named().isEmpty()
-                            ? List.of(new Suspect(-1, null, -1, -1, group.size() + " ranks (not named by the report): " + reason))
-                            : group.named().stream().map(r -> suspect(r, reason)).toList();
-                    behind.addAll(these);
-                    boolean othersMoved = highest > highestBefore.getOrDefault(key, Long.MAX_VALUE);
-                    if (behindBefore.contains(entry) && othersMoved) {
-                        lagging.addAll(these);
-                    }
-                }
-            });
+            comm.operations().forEach((op, groups) -> counts.append(comm.id()).append('/').append(op)
+                    .append(groups.stream().map(g -> g.count() + "x" + g.size()).toList()));
+        }
+        for (RasReport.Behind laggard : report.behind()) {
+            RasReport.Launched group = laggard.group();
+            String key = laggard.communicator() + "/" + laggard.operation();
+            highestNow.put(key, laggard.highest());
+            Mark mark = new Mark(key, group.count(), group.named().stream().map(r -> String.valueOf(r.rank())).collect(Collectors.joining(",")));
+            behindNow.add(mark);
+            String reason = laggard.operation() + " launched up to " + group.count() + " while other ranks are at " + laggard.highest();
+            List<Suspect> these = group.named().isEmpty()
+                    ? List.of(new Suspect(-1, null, -1, -1, group.size() + " ranks (not named by the report): " + reason))
+                    : group.named().stream().map(r -> suspect(r, reason)).toList();
+            behind.addAll(these);
+            boolean othersMoved = laggard.highest() > highestBefore.getOrDefault(key, Long.MAX_VALUE);
+            if (behindBefore.contains(mark) && othersMoved) {
+                lagging.addAll(these);
+            }
         }
         String countsNow = counts.toString();
         if (!countsNow.equals(countsBefore)) {

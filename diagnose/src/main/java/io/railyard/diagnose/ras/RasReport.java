@@ -21,6 +21,21 @@ public record RasReport(String ncclVersion, List<Communicator> communicators, Li
     /** A row of the text report's communicator table: communicators of one shape and state. */
     public record Group(int ranksPerComm, int ranksInGroup, String status, String errors) {}
 
+    /** A group below its operation's highest count in its communicator. */
+    public record Behind(String communicator, String operation, long highest, Launched group) {}
+
+    /** The groups below their operation's highest count, whichever group the report chose to detail. */
+    public List<Behind> behind() {
+        List<Behind> behind = new java.util.ArrayList<>();
+        for (Communicator comm : communicators) {
+            comm.operations().forEach((op, groups) -> {
+                long highest = groups.stream().mapToLong(Launched::count).max().orElse(0);
+                groups.stream().filter(g -> g.count() < highest).forEach(g -> behind.add(new Behind(comm.id(), op, highest, g)));
+            });
+        }
+        return behind;
+    }
+
     /** The job's ranks as far as the report tells: the largest communicator; 0 when it does not say. */
     public int ranks() {
         int fromComms = communicators.stream().mapToInt(Communicator::size).max().orElse(0);

@@ -4,7 +4,6 @@ import io.railyard.api.DataVolume;
 import io.railyard.api.PodResources;
 import io.railyard.api.PodTemplateOverrides;
 import io.railyard.api.RdmaSpec;
-import io.railyard.api.RunPolicy;
 import io.railyard.api.SchedulingSpec;
 import io.railyard.api.TrainingJob;
 import io.railyard.api.TrainingJobSpec;
@@ -15,7 +14,7 @@ import java.util.Map;
 record JobSettings(
         String name, String namespace, TrainingJobSpec spec, RdmaSpec rdma, String rdmaResource, int devicesPerNode,
         boolean gpuDirect, boolean hostNetwork, int masterPort, SchedulingSpec.Scheduler scheduler, List<String> topologyKeys,
-        PodResources resources, PodTemplateOverrides podTemplate, int backoffLimit) {
+        PodResources resources, PodTemplateOverrides podTemplate) {
 
     static final int DEFAULT_MASTER_PORT = 29500;
     private static final int HOST_PORT_BASE = 20000;
@@ -26,7 +25,6 @@ record JobSettings(
         TrainingJobSpec spec = job.getSpec();
         RdmaSpec rdma = spec.rdma == null ? new RdmaSpec() : spec.rdma;
         SchedulingSpec scheduling = spec.scheduling == null ? new SchedulingSpec() : spec.scheduling;
-        RunPolicy runPolicy = spec.runPolicy == null ? new RunPolicy() : spec.runPolicy;
         String namespace = job.getMetadata().getNamespace() == null ? "default" : job.getMetadata().getNamespace();
         boolean hostNetwork = Boolean.TRUE.equals(rdma.hostNetwork);
         return new JobSettings(
@@ -42,8 +40,7 @@ record JobSettings(
                 scheduling.scheduler == null ? SchedulingSpec.Scheduler.DEFAULT : scheduling.scheduler,
                 scheduling.topologyKeys == null ? List.of() : scheduling.topologyKeys,
                 spec.resources == null ? new PodResources() : spec.resources,
-                spec.podTemplate == null ? new PodTemplateOverrides() : spec.podTemplate,
-                runPolicy.backoffLimit == null ? 3 : runPolicy.backoffLimit);
+                spec.podTemplate == null ? new PodTemplateOverrides() : spec.podTemplate);
     }
 
     /** On the host's network two jobs on one node need different ports: one derived from the job, stable across renders. */

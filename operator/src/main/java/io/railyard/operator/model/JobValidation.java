@@ -82,13 +82,6 @@ public final class JobValidation {
         if (spec.runPolicy != null) {
             atLeast(errors, "spec.runPolicy.backoffLimit", spec.runPolicy.backoffLimit, 0);
             atLeast(errors, "spec.runPolicy.nodeFailureLimit", spec.runPolicy.nodeFailureLimit, 0);
-        }
-        if (spec.monitoring != null && spec.monitoring.hangDetection != null) {
-            var hang = spec.monitoring.hangDetection;
-            between(errors, "spec.monitoring.hangDetection.intervalSeconds", hang.intervalSeconds, 5, 3600);
-            between(errors, "spec.monitoring.hangDetection.stallAfterSeconds", hang.stallAfterSeconds, 30, Integer.MAX_VALUE);
-        }
-        if (spec.runPolicy != null) {
             if (spec.runPolicy.nodeExclusionSeconds != null && spec.runPolicy.nodeExclusionSeconds < 0) {
                 errors.add("spec.runPolicy.nodeExclusionSeconds: must be at least 0");
             }
@@ -98,6 +91,11 @@ public final class JobValidation {
             if (spec.runPolicy.ttlSecondsAfterFinished != null && spec.runPolicy.ttlSecondsAfterFinished < 0) {
                 errors.add("spec.runPolicy.ttlSecondsAfterFinished: must be at least 0");
             }
+        }
+        if (spec.monitoring != null && spec.monitoring.hangDetection != null) {
+            var hang = spec.monitoring.hangDetection;
+            between(errors, "spec.monitoring.hangDetection.intervalSeconds", hang.intervalSeconds, 5, 3600);
+            between(errors, "spec.monitoring.hangDetection.stallAfterSeconds", hang.stallAfterSeconds, 30, Integer.MAX_VALUE);
         }
         return errors;
     }

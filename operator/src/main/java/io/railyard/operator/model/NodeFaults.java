@@ -139,7 +139,8 @@ public final class NodeFaults {
                 : condition.getMessage() == null ? condition.getReason() : condition.getReason() + ": " + condition.getMessage();
     }
 
-    private static Instant instant(String time) {
+    /** An API time, null when absent or unreadable. */
+    static Instant instant(String time) {
         try {
             return time == null ? null : Instant.parse(time);
         } catch (DateTimeParseException e) {

@@ -4,7 +4,6 @@ import io.fabric8.kubernetes.api.model.Node;
 import io.railyard.api.RunPolicy;
 import io.railyard.api.TrainingJobStatus;
 import java.time.Instant;
-import java.time.format.DateTimeParseException;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.List;
@@ -87,7 +86,7 @@ public final class RestartBook {
         }
         long seconds = exclusionSeconds(policy);
         List<TrainingJobStatus.ExcludedNode> kept = excluded.stream().filter(entry -> {
-            Instant since = instant(entry.since);
+            Instant since = NodeFaults.instant(entry.since);
             if (since == null || !now.isBefore(since.plusSeconds(seconds))) {
                 return false;
             }
@@ -127,13 +126,5 @@ public final class RestartBook {
 
     private static int value(Integer count) {
         return count == null ? 0 : count;
-    }
-
-    private static Instant instant(String time) {
-        try {
-            return time == null ? null : Instant.parse(time);
-        } catch (DateTimeParseException e) {
-            return null;
-        }
     }
 }

@@ -2,8 +2,11 @@ package io.railyard.operator.reconcile;
 
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.fabric8.kubernetes.client.dsl.ContainerResource;
+import io.fabric8.kubernetes.client.dsl.Loggable;
 import io.railyard.operator.model.HangWatch;
 import java.util.Optional;
+import java.util.function.Function;
 
 /** The beginning of rank 0's trainer log, where NCCL says which network it chose. */
 @FunctionalInterface
@@ -36,31 +39,24 @@ public interface RankZeroLog {
         return new RankZeroLog() {
             @Override
             public Optional<String> read(String namespace, String pod) {
-                try {
-                    return Optional.ofNullable(client.pods().inNamespace(namespace).withName(pod).inContainer("trainer")
-                            .limitBytes(HEAD_BYTES).getLog());
-                } catch (KubernetesClientException e) {
-                    return Optional.empty(); // not started yet, or the log is not served: try again on the next reconcile
-                }
-            }
-
-            @Override
-            public Optional<String> watch(String namespace, String pod) {
-                try {
-                    return Optional.ofNullable(client.pods().inNamespace(namespace).withName(pod).inContainer(HangWatch.CONTAINER)
-                            .tailingLines(WATCH_LINES).getLog());
-                } catch (KubernetesClientException e) {
-                    return Optional.empty();
-                }
+                return log(namespace, pod, "trainer", container -> container.limitBytes(HEAD_BYTES));
             }
 
             @Override
             public Optional<String> tail(String namespace, String pod) {
+                return log(namespace, pod, "trainer", container -> container.tailingLines(TAIL_LINES));
+            }
+
+            @Override
+            public Optional<String> watch(String namespace, String pod) {
+                return log(namespace, pod, HangWatch.CONTAINER, container -> container.tailingLines(WATCH_LINES));
+            }
+
+            private Optional<String> log(String namespace, String pod, String container, Function<ContainerResource, Loggable> part) {
                 try {
-                    return Optional.ofNullable(client.pods().inNamespace(namespace).withName(pod).inContainer("trainer")
-                            .tailingLines(TAIL_LINES).getLog());
+                    return Optional.ofNullable(part.apply(client.pods().inNamespace(namespace).withName(pod).inContainer(container)).getLog());
                 } catch (KubernetesClientException e) {
-                    return Optional.empty();
+                    return Optional.empty(); // not started yet, or the log is not served: try again on the next reconcile
                 }
             }
         };

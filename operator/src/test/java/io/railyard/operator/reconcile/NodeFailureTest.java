@@ -333,6 +333,10 @@ class NodeFailureTest {
         assertThat(status("resume").excludedNodes).extracting(e -> e.node).containsExactly(first.get("resume-1"));
     }
 
+    private static String podIp(String pod) {
+        return client.pods().inNamespace("ns").withName(pod).get().getStatus().getPodIP();
+    }
+
     /** One line as nccl-watch -o json writes it, naming a rank by its address. */
     private static String watchLine(String state, String address) {
         return "{\"time\":\"2026-11-30T12:00:00Z\",\"state\":\"" + state + "\",\"ncclVersion\":\"2.29.2\",\"communicators\":1,"
@@ -345,7 +349,7 @@ class NodeFailureTest {
         pool("j", 10);
         create("hang", "j", ", monitoring: {hangDetection: {intervalSeconds: 5}}");
         String node = running("hang", "0").get("hang-1");
-        String address = pods("hang").stream().filter(p -> p.getMetadata().getName().equals("hang-1")).findFirst().orElseThrow().getStatus().getPodIP();
+        String address = podIp("hang-1");
 
         WATCH.put("hang-0", "{\"time\":\"2026-11-30T11:55:00Z\",\"state\":\"healthy\",\"ranks\":[],\"message\":\"1 communicators progressing\"}\n"
                 + watchLine("stalled", address));
@@ -366,7 +370,7 @@ class NodeFailureTest {
         pool("k", 11);
         create("gone", "k", ", monitoring: {hangDetection: {intervalSeconds: 5, restart: true}}");
         String node = running("gone", "0").get("gone-1");
-        String address = pods("gone").stream().filter(p -> p.getMetadata().getName().equals("gone-1")).findFirst().orElseThrow().getStatus().getPodIP();
+        String address = podIp("gone-1");
 
         WATCH.put("gone-0", watchLine("missing", address));
 

@@ -1,0 +1,75 @@
+package io.railyard.bench;
+
+import io.fabric8.kubernetes.api.model.PodBuilder;
+import io.fabric8.kubernetes.client.Config;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import io.fabric8.kubernetes.client.server.mock.KubernetesCrudDispatcher;
+import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
+import io.fabric8.mockwebserver.Context;
+import io.fabric8.mockwebserver.MockWebServer;
+import io.javaoperatorsdk.operator.Operator;
+import io.railyard.api.Names;
+import io.railyard.operator.model.OperatorDefaults;
+import io.railyard.operator.reconcile.TrainingJobReconciler;
+import java.time.Clock;
+import java.util.HashMap;
+import java.util.Optional;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+
+/**
+ * The operator benches' cluster: the fabric8 CRUD mock API server (no real API server can be had here), an observer's
+ * client, and the operator on a client of its own whose requests are counted, watches apart.
+ */
+final class MockCluster implements AutoCloseable {
+    final RequestCounts requests = new RequestCounts();
+    final KubernetesClient observer;
+    private final KubernetesMockServer server;
+    private final KubernetesClient client;
+    private Operator operator;
+
+    MockCluster() {
+        server = new KubernetesMockServer(new Context(), new MockWebServer(), new HashMap<>(), new KubernetesCrudDispatcher(), false);
+        server.init();
+        Config config = server.createClient().getConfiguration();
+        observer = new KubernetesClientBuilder().withConfig(config).build();
+        client = new KubernetesClientBuilder().withConfig(config)
+                .withHttpClientBuilderConsumer(builder -> builder.addOrReplaceInterceptor("count", requests)).build();
+    }
+
+    /** Starts the operator as OperatorCommand runs it, without server-side apply (which the mock server lacks). */
+    TrainingJobReconciler startOperator() {
+        operator = new Operator(o -> o.withKubernetesClient(client).withCloseClientOnStop(false)
+                .withUseSSAToPatchPrimaryResource(false).withSSABasedCreateUpdateMatchForDependentResources(false));
+        TrainingJobReconciler reconciler = new TrainingJobReconciler(new OperatorDefaults("railyard:bench", "rdma/rdma"),
+                (namespace, pod) -> Optional.empty(), Clock.systemUTC());
+        operator.register(reconciler);
+        operator.start();
+        return reconciler;
+    }
+
+    /** The same server's own pace: pods as the operator makes them, created 16 at a time by a client with nothing else to do. */
+    double plainClientCreates(String label, int count) throws Exception {
+        long start = System.nanoTime();
+        try (ExecutorService creators = Executors.newFixedThreadPool(16)) {
+            for (int i = 0; i < count; i++) {
+                String name = label + "-" + i;
+                creators.submit(() -> observer.pods().inNamespace("peer").resource(new PodBuilder().withNewMetadata().withName(name)
+                        .addToLabels(Names.JOB_LABEL, label).endMetadata().withNewSpec().addNewContainer().withName("trainer")
+                        .withImage("pytorch").endContainer().endSpec().build()).create());
+            }
+        }
+        return (System.nanoTime() - start) / 1e9;
+    }
+
+    @Override
+    public void close() {
+        if (operator != null) {
+            operator.stop();
+        }
+        observer.close();
+        client.close();
+        server.destroy();
+    }
+}
