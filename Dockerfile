@@ -5,11 +5,11 @@ FROM eclipse-temurin:25-jre
 RUN apt-get update && apt-get install -y --no-install-recommends infiniband-diags perftest curl && rm -rf /var/lib/apt/lists/*
 COPY cli/target/railyard.jar /opt/railyard/railyard.jar
 COPY examples/nodes/roce-8gpu /opt/railyard/train/roce-8gpu
-COPY tools/train-aot-cache /opt/railyard/train-aot-cache
+COPY tools/train-aot-cache tools/agent-jvm-options /opt/railyard/train/
 # The agent's ahead-of-time cache (-XX:AOTCache in deploy/agent): its scrape path trained on an example node, with the
 # agent's own JVM flags, so that a new agent is warm from its first scrapes.
-RUN /opt/railyard/train-aot-cache java /opt/railyard/railyard.jar /opt/railyard/train/roce-8gpu /opt/railyard/agent.aot \
-      "-Xmx32m -Xss256k -XX:+UseSerialGC -XX:MaxMetaspaceSize=64m -XX:ReservedCodeCacheSize=32m -XX:MaxDirectMemorySize=16m -XX:TrimNativeHeapInterval=2000 -XX:CompileThresholdScaling=0.1" \
-    && rm -rf /opt/railyard/train /opt/railyard/train-aot-cache
+RUN /opt/railyard/train/train-aot-cache java /opt/railyard/railyard.jar /opt/railyard/train/roce-8gpu /opt/railyard/agent.aot \
+      "$(grep -v '^#' /opt/railyard/train/agent-jvm-options)" \
+    && rm -rf /opt/railyard/train
 USER 65532:65532
 ENTRYPOINT ["java", "-jar", "/opt/railyard/railyard.jar"]

@@ -5,9 +5,9 @@ JAVA_HOME=$(tools/java-home)
 export JAVA_HOME MAVEN_OPTS="--sun-misc-unsafe-memory-access=allow ${MAVEN_OPTS:-}"
 ./mvnw -q -B -DskipTests -DskipITs -pl bench,cli -am install >&2
 cp=$(./mvnw -q -B -pl bench dependency:build-classpath -Dmdep.outputFile=/dev/stdout)
-# The agent DaemonSet's JVM options (deploy/agent/daemonset.yaml), without its image's AOT cache, one per line.
+# The agent DaemonSet's JVM options (tools/agent-jvm-options), without its image's AOT cache, one per line.
 agent_jvm_options() {
-  grep -A1 'name: JAVA_TOOL_OPTIONS' deploy/agent/daemonset.yaml | sed -n 's/.*value: "\(.*\)"/\1/p' | tr ' ' '\n' | grep -v '^-XX:AOTCache='
+  grep -v '^#' tools/agent-jvm-options | tr ' ' '\n'
 }
 
 # Wall milliseconds of one run of a command; its output goes to a file (GNU grep stops at the first match when its

@@ -11,7 +11,7 @@ public class TrainingJobStatus {
     @JsonPropertyDescription("Pending, Scheduling, Running, Succeeded or Failed.")
     public String phase;
 
-    @JsonPropertyDescription("Scheduled, Running, Restarting, RdmaVerified, Succeeded, Failed.")
+    @JsonPropertyDescription("Scheduled, Running, Restarting, PodsRejected, PreflightPassed, RdmaVerified, Stalled, Succeeded, Failed.")
     public List<Condition> conditions;
 
     @JsonPropertyDescription("Gang restarts so far, for any cause.")
@@ -31,6 +31,9 @@ public class TrainingJobStatus {
 
     @JsonPropertyDescription("What the nccl-watch sidecar last found wrong: since when, and the ranks with their pods and nodes.")
     public Stall stall;
+
+    @JsonPropertyDescription("What the API server said when it last refused the gang's pods (Pod Security, a quota, a webhook), and how often in a row; absent once pods are accepted.")
+    public PodRejection podRejection;
 
     @JsonPropertyDescription("GPUs of the whole job.")
     public Integer gpus;
@@ -59,6 +62,17 @@ public class TrainingJobStatus {
         public String pod;
         @JsonPropertyDescription("The node the pod runs on.")
         public String node;
+    }
+
+    /** The API server refused to create the gang's pods. */
+    @JsonInclude(JsonInclude.Include.NON_NULL)
+    public static class PodRejection {
+        @JsonPropertyDescription("Refusals in a row; the operator waits 10 s after the first, doubling to 5 minutes.")
+        public Integer count;
+        @JsonPropertyDescription("When the last refusal came.")
+        public String last;
+        @JsonPropertyDescription("PodSecurity, QuotaExceeded, WebhookDenied, Invalid or Forbidden.")
+        public String reason;
     }
 
     /** A node the job avoids. */

@@ -87,4 +87,22 @@ class AgentManifestTest {
         assertThat(rules).extracting(r -> String.join(",", r.getResources()) + ": " + String.join(",", r.getVerbs()))
                 .containsExactly("nodes: get,patch", "nodes/status: patch", "events: create");
     }
+
+    /** The flags the cache was trained with must be the flags it runs with, or the JVM refuses the cache. */
+    @Test
+    void theDaemonSetTheChartTheImageAndTheLauncherShareTheAgentsJvmFlags() throws Exception {
+        Path repo = DEPLOY.getParent().getParent();
+        String flags = Files.readAllLines(repo.resolve("tools/agent-jvm-options")).stream().filter(line -> !line.startsWith("#"))
+                .findFirst().orElseThrow();
+        Container agent = load("daemonset.yaml", DaemonSet.class).getSpec().getTemplate().getSpec().getContainers().getFirst();
+        String daemonSet = agent.getEnv().stream().filter(e -> e.getName().equals("JAVA_TOOL_OPTIONS")).findFirst().orElseThrow().getValue();
+        String chart = new com.fasterxml.jackson.databind.ObjectMapper(new com.fasterxml.jackson.dataformat.yaml.YAMLFactory())
+                .readTree(repo.resolve("deploy/helm/railyard/values.yaml").toFile()).path("agent").path("javaOptions").asText();
+
+        assertThat(flags).contains("-Xmx32m", "-XX:+UseSerialGC").doesNotContain("AOTCache");
+        assertThat(daemonSet).isEqualTo(flags + " -XX:AOTCache=/opt/railyard/agent.aot");
+        assertThat(chart).isEqualTo(daemonSet);
+        assertThat(Files.readString(repo.resolve("Dockerfile"))).contains("$(grep -v '^#' /opt/railyard/train/agent-jvm-options)");
+        assertThat(Files.readString(repo.resolve("railyard"))).contains("tools/agent-jvm-options");
+    }
 }

@@ -181,6 +181,11 @@ class HelmChartIT {
 
         JsonNode watching = container(render("operator.watchNamespaces={team-a,team-b}"), "Deployment/railyard-operator");
         assertThat(texts(watching.path("args"))).containsSubsequence("--namespace=team-a", "--namespace=team-b");
+        assertThat(texts(watching.path("args"))).as("no hostPath by default").noneMatch(arg -> arg.startsWith("--allowed-host-paths"));
+        JsonNode mounting = container(render("operator.allowedHostPaths={/mnt/lustre,/data}"), "Deployment/railyard-operator");
+        String[] args = texts(mounting.path("args")).toArray(String[]::new);
+        assertThat(((OperatorCommand) Railyard.commandLine(args).parseArgs(args).subcommand().commandSpec().userObject())
+                .installation.defaults().allowedHostPaths()).containsExactly("/mnt/lustre", "/data");
 
         Map<String, JsonNode> single = render("operator.leaderElection=false");
         assertThat(single).doesNotContainKey("Role/railyard-operator-leader-election");

@@ -155,7 +155,8 @@ class NodeHealthIT {
 
     @Test
     void flapsErrorsAndAMissingHcaEachHaveTheirConditionAndTheTaintFollowsWhenEnabled() throws Exception {
-        HostTree tree = startAgent("{stickySeconds: 60, flapping: {transitions: 3, windowSeconds: 60}, taint: {enabled: true, effect: NoExecute}}");
+        HostTree tree = startAgent("{stickySeconds: 60, flapping: {transitions: 3, windowSeconds: 60}, taint: {enabled: true, effect: NoExecute}, "
+                + "countersSeconds: 5}");
         await().atMost(Duration.ofSeconds(30)).until(() -> !statusPatches.isEmpty());
 
         for (int flap = 0; flap < 3; flap++) {
@@ -178,7 +179,7 @@ class NodeHealthIT {
         await().atMost(Duration.ofSeconds(15)).untilAsserted(() -> assertThat(lastSent("RdmaPortErrors").path("message").asText())
                 .startsWith("mlx5_2 port 1: symbol_error +"));
 
-        tree.remove("sys/class/infiniband/mlx5_6"); // the ports' directories are looked at with the counters, every 10 s
+        tree.remove("sys/class/infiniband/mlx5_6"); // the ports' directories are looked for every 10 s
         await().atMost(Duration.ofSeconds(15)).untilAsserted(() -> assertThat(lastSent("RdmaDeviceMissing").path("message").asText())
                 .startsWith("mlx5_6 port 1: gone since "));
         othersUntouched();

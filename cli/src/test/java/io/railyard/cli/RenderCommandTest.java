@@ -21,11 +21,24 @@ class RenderCommandTest {
     @ParameterizedTest
     @ValueSource(strings = {"llama70b-roce.yaml", "ib-volcano.yaml", "hostnetwork-kueue.yaml", "topology.yaml", "preflight.yaml", "dra-aligned.yaml"})
     void everyExampleRenders(String example) {
-        CommandRun run = CommandRun.of("render", "-f", EXAMPLES.resolve(example).toString());
+        CommandRun run = CommandRun.of("render", "-f", EXAMPLES.resolve(example).toString(), "--allowed-host-paths=/mnt/lustre");
 
         assertThat(run.exitCode()).isZero();
         assertThat(run.out()).startsWith("---\napiVersion: \"v1\"\nkind: \"Service\"").contains("kind: \"Pod\"");
         assertThat(run.err()).isEmpty();
+    }
+
+    @Test
+    void aHostPathTheOperatorWouldRefuseIsWarnedOf() {
+        CommandRun run = CommandRun.of("render", "-f", EXAMPLES.resolve("ib-volcano.yaml").toString());
+        CommandRun root = CommandRun.of("render", "-f", EXAMPLES.resolve("ib-volcano.yaml").toString(), "--allowed-host-paths", "/mnt/..");
+
+        assertThat(run.exitCode()).isZero();
+        assertThat(run.err()).isEqualTo("render: warning: spec.dataset.hostPath: /mnt/lustre/datasets/pile is not under the operator's "
+                + "--allowed-host-paths (none allowed): use a PersistentVolumeClaim, or have the operator started with a prefix that covers it; "
+                + "the operator refuses the job\n");
+        assertThat(root.exitCode()).isEqualTo(2);
+        assertThat(root.err()).startsWith("render: --allowed-host-paths /mnt/..: give absolute directories below /");
     }
 
     @Test

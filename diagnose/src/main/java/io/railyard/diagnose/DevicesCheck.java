@@ -36,6 +36,11 @@ final class DevicesCheck {
             }
         }
         details.add("/dev/infiniband/rdma_cm: " + (node.rdmaCmPresent() ? "present" : "MISSING"));
+        long umads = node.hcas().stream().flatMap(hca -> hca.charDevices().stream())
+                .filter(device -> device.kind() == CharDevice.Kind.UMAD && device.present()).count();
+        details.add("umad (raw management datagrams to the fabric): " + (umads == 0 ? "none present" : umads + " present")
+                + "; NCCL, perftest and torch need only uverbs and rdma_cm, umad is for infiniband-diags and OpenSM: Railyard's "
+                + "device plugin mounts it only for a resource with managementDatagrams: true, never into a training container");
         if (!node.rdmaCmPresent()) {
             problems.add("/dev/infiniband/rdma_cm is missing (is rdma_ucm loaded?)");
         }

@@ -48,6 +48,22 @@ class ChecksTest {
     }
 
     @Test
+    void umadIsNamedAsTheFabricToolsOwnAndItsAbsenceIsNoFault() throws Exception {
+        HostTree tree = ExampleNodes.write(ExampleNodes.INFINIBAND, dir);
+
+        CheckResult host = check(doctor(tree.root(), List.of(), none()), "devices");
+        try (var devices = Files.list(tree.root().resolve("dev/infiniband"))) {
+            devices.filter(device -> device.getFileName().toString().startsWith("umad")).forEach(device -> tree.remove("dev/infiniband/" + device.getFileName()));
+        }
+        CheckResult container = check(doctor(tree.root(), List.of(), none()), "devices");
+
+        assertThat(host.details()).anyMatch(line -> line.startsWith("umad (raw management datagrams to the fabric): 8 present")
+                && line.contains("only for a resource with managementDatagrams: true"));
+        assertThat(container.status()).isEqualTo(CheckStatus.OK);
+        assertThat(container.details()).anyMatch(line -> line.startsWith("umad (raw management datagrams to the fabric): none present"));
+    }
+
+    @Test
     void portsThatShareARemedyAreNamedTogetherWithItOnce() {
         HostTree tree = ExampleNodes.write(ExampleNodes.INFINIBAND, dir);
         for (int hca = 0; hca < 8; hca++) {

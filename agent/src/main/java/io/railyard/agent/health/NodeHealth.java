@@ -7,7 +7,7 @@ import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
 import java.util.EnumMap;
-import java.util.LinkedHashMap;
+import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -25,13 +25,19 @@ public final class NodeHealth {
     private static final Duration ERROR_WINDOW = Duration.ofHours(1);
 
     private final NodeHealthConfig config;
+    private final Duration sticky;
+    private final Duration flapWindow;
     private final Map<Type, Held> held = new EnumMap<>(Type.class);
+    /** The conditions as last built; rebuilt only when one changed (a poll of a healthy node changes none). */
+    private List<NodeCondition> conditions;
     private final Map<String, PortHistory> ports = new TreeMap<>();
     /** Every port seen since the agent started, in the order first seen. */
     private final Set<String> seen = new LinkedHashSet<>();
 
     public NodeHealth(NodeHealthConfig config, Instant start) {
         this.config = config;
+        this.sticky = Duration.ofSeconds(config.stickySeconds());
+        this.flapWindow = Duration.ofSeconds(config.flapping().windowSeconds());
         for (Type type : Type.values()) {
             held.put(type, new Held(start));
         }
@@ -39,24 +45,27 @@ public final class NodeHealth {
 
     /** Takes one poll's samples (the ports present now) and returns the conditions that changed status, in type order. */
     public List<NodeCondition> observe(Instant now, List<PortSample> samples) {
-        Map<String, PortSample> present = new LinkedHashMap<>();
-        samples.forEach(sample -> present.put(sample.port(), sample));
+        Set<String> present = new HashSet<>();
+        samples.forEach(sample -> present.add(sample.port()));
         List<String> down = new ArrayList<>();
         List<String> flapping = new ArrayList<>();
         List<String> errors = new ArrayList<>();
         for (PortSample sample : samples) {
             seen.add(sample.port());
             PortHistory history = ports.computeIfAbsent(sample.port(), ignored -> new PortHistory());
-            history.take(now, sample, config);
+            history.take(now, sample, flapWindow);
             if (!sample.up()) {
                 down.add(sample.spoken() + ": " + sample.state() + " since " + history.downSince);
             }
             history.flapping(now, config).ifPresent(text -> flapping.add(sample.spoken() + ": " + text));
-            history.errors(now, config).forEach(text -> errors.add(sample.spoken() + ": " + text));
+            if (sample.linkDowned() != null || !sample.errors().isEmpty()) {
+                history.findErrors(config); // the counters change only on the polls that read them
+            }
+            history.errorFindings.forEach(text -> errors.add(sample.spoken() + ": " + text));
         }
         List<String> missing = new ArrayList<>();
         for (String port : seen) {
-            if (!present.containsKey(port)) {
+            if (!present.contains(port)) {
                 PortHistory history = ports.get(port);
                 if (history.goneSince == null) {
                     history.goneSince = now;
@@ -79,27 +88,36 @@ public final class NodeHealth {
 
     /** The four conditions as they stand, in type order. */
     public List<NodeCondition> conditions() {
-        return held.entrySet().stream().map(e -> e.getValue().condition(e.getKey())).toList();
+        if (conditions == null) {
+            conditions = held.entrySet().stream().map(e -> e.getValue().condition(e.getKey())).toList();
+        }
+        return conditions;
     }
 
     private void step(Type type, List<String> problems, Instant now, List<NodeCondition> changed) {
         Held state = held.get(type);
-        Duration sticky = Duration.ofSeconds(config.stickySeconds());
         if (!problems.isEmpty()) {
-            state.message = String.join("; ", problems);
+            String message = String.join("; ", problems);
+            if (!message.equals(state.message)) {
+                state.message = message;
+                conditions = null;
+            }
             state.lastSeen = now;
             if (!state.status) {
                 state.status = true;
                 state.since = now;
+                conditions = null;
                 changed.add(state.condition(type));
             }
         } else if (state.status && !now.isBefore(state.lastSeen.plus(sticky))) {
             state.status = false;
             state.since = now;
             state.message = "clear since " + state.lastSeen;
+            conditions = null;
             changed.add(state.condition(type));
         } else if (state.status && !state.clearing) {
             state.message = state.message + " (clear since " + state.lastSeen + ", reported for " + config.stickySeconds() + " s after)";
+            conditions = null;
         }
         state.clearing = state.status && problems.isEmpty();
     }
@@ -131,8 +149,10 @@ public final class NodeHealth {
         final Deque<Instant> recoveries = new ArrayDeque<>();
         final Deque<Reading> linkDowned = new ArrayDeque<>();
         final Map<String, Deque<Reading>> errors = new TreeMap<>();
+        /** The counters that rose past their limits, as of the last poll that read them. */
+        List<String> errorFindings = List.of();
 
-        void take(Instant now, PortSample sample, NodeHealthConfig config) {
+        void take(Instant now, PortSample sample, Duration window) {
             if (!sample.up() && (up == null || up)) {
                 downSince = now;
             }
@@ -140,7 +160,6 @@ public final class NodeHealth {
                 recoveries.addLast(now);
             }
             up = sample.up();
-            Duration window = Duration.ofSeconds(config.flapping().windowSeconds());
             while (!recoveries.isEmpty() && recoveries.peekFirst().isBefore(now.minus(window))) {
                 recoveries.removeFirst();
             }
@@ -162,7 +181,7 @@ public final class NodeHealth {
             return Optional.empty();
         }
 
-        List<String> errors(Instant now, NodeHealthConfig config) {
+        void findErrors(NodeHealthConfig config) {
             List<String> found = new ArrayList<>();
             errors.forEach((counter, readings) -> {
                 long rise = rise(readings);
@@ -171,7 +190,7 @@ public final class NodeHealth {
                     found.add(counter + " +" + rise + " within the last hour (limit " + limit + "/h)");
                 }
             });
-            return found;
+            errorFindings = found.isEmpty() ? List.of() : found;
         }
 
         /** Keeps the readings of the window; a counter that went back (reset, driver reload) starts its window again. */

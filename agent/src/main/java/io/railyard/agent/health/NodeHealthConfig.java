@@ -12,8 +12,11 @@ import java.util.Map;
  * must have, and the optional taint.
  *
  * @param expectedPorts ports the node must have (0: those seen since the agent started)
+ * @param countersSeconds how often link_downed and the link-integrity counters are read: they are judged over minutes and
+ *     an hour, and reading them is most of what node health costs a poll (bench/node-health.sh)
  */
-public record NodeHealthConfig(boolean enabled, int stickySeconds, Flapping flapping, Errors errors, int expectedPorts, Taint taint) {
+public record NodeHealthConfig(boolean enabled, int stickySeconds, Flapping flapping, Errors errors, int expectedPorts, Taint taint,
+        int countersSeconds) {
     /** The link-integrity counters judged, by their sysfs file, and the infiniband-diags counter whose threshold they take. */
     static final Map<String, String> ERROR_COUNTERS = Map.of("symbol_error", "SymbolErrorCounter", "link_error_recovery",
             "LinkErrorRecoveryCounter", "local_link_integrity_errors", "LocalLinkIntegrityErrors", "excessive_buffer_overrun_errors",
@@ -71,9 +74,11 @@ public record NodeHealthConfig(boolean enabled, int stickySeconds, Flapping flap
     @JsonCreator
     public NodeHealthConfig(@JsonProperty("enabled") Boolean enabled, @JsonProperty("stickySeconds") Integer stickySeconds,
             @JsonProperty("flapping") Flapping flapping, @JsonProperty("errors") Errors errors,
-            @JsonProperty("expectedPorts") Integer expectedPorts, @JsonProperty("taint") Taint taint) {
+            @JsonProperty("expectedPorts") Integer expectedPorts, @JsonProperty("taint") Taint taint,
+            @JsonProperty("countersSeconds") Integer countersSeconds) {
         this(enabled == null || enabled, stickySeconds == null ? 600 : stickySeconds, flapping == null ? new Flapping(null, null) : flapping,
-                errors == null ? new Errors(null) : errors, expectedPorts == null ? 0 : expectedPorts, taint == null ? new Taint(null, null) : taint);
+                errors == null ? new Errors(null) : errors, expectedPorts == null ? 0 : expectedPorts, taint == null ? new Taint(null, null) : taint,
+                countersSeconds == null ? 60 : countersSeconds);
     }
 
     public NodeHealthConfig {
@@ -83,11 +88,12 @@ public record NodeHealthConfig(boolean enabled, int stickySeconds, Flapping flap
         if (expectedPorts < 0) {
             throw new IllegalArgumentException("nodeHealth.expectedPorts must be at least 0");
         }
+        positive("nodeHealth.countersSeconds", countersSeconds);
     }
 
     /** Without a nodeHealth section: on, with the defaults above, no taint. */
     public static NodeHealthConfig defaults() {
-        return new NodeHealthConfig(null, null, null, null, null, null);
+        return new NodeHealthConfig(null, null, null, null, null, null, null);
     }
 
     private static void positive(String key, int value) {

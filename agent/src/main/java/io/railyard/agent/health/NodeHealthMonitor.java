@@ -18,12 +18,13 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The agent's node health loop: every poll the advertised ports' state (as the device plugin read it; their counters
- * every {@link #COUNTERS_EVERY}), the state machine, and the Node brought up to date.
+ * The agent's node health loop: every poll the advertised ports' state (as the device plugin read it), every
+ * {@link #PRESENCE_EVERY} which ports are gone, every {@code countersSeconds} their counters; the state machine, and
+ * the Node brought up to date.
  */
 public final class NodeHealthMonitor implements AutoCloseable {
-    /** Counters and the ports' directories change slowly: read every ten seconds; a gone port is noticed within them. */
-    static final Duration COUNTERS_EVERY = Duration.ofSeconds(10);
+    /** A gone port is noticed within ten seconds: its directory is looked for that often (a stat a port). */
+    static final Duration PRESENCE_EVERY = Duration.ofSeconds(10);
     private static final Logger LOG = LoggerFactory.getLogger(NodeHealthMonitor.class);
 
     private final PortSampler sampler;
@@ -33,6 +34,8 @@ public final class NodeHealthMonitor implements AutoCloseable {
     private final Clock clock;
     private final ScheduledExecutorService loop = Executors.newSingleThreadScheduledExecutor(
             Thread.ofPlatform().name("railyard-node-health").daemon().factory());
+    private final Duration countersEvery;
+    private Instant presenceRead = Instant.EPOCH;
     private Instant countersRead = Instant.EPOCH;
     private volatile List<NodeCondition> conditions;
 
@@ -43,6 +46,7 @@ public final class NodeHealthMonitor implements AutoCloseable {
         this.devicePlugin = devicePlugin;
         this.clock = clock;
         this.health = new NodeHealth(config, clock.instant());
+        this.countersEvery = Duration.ofSeconds(config.countersSeconds());
         this.writer = new NodeConditionWriter(client, nodeName, config.taint());
         this.conditions = health.conditions();
     }
@@ -54,11 +58,15 @@ public final class NodeHealthMonitor implements AutoCloseable {
     /** One poll: sample, judge, write. */
     void poll() {
         Instant now = clock.instant();
-        boolean counters = !now.isBefore(countersRead.plus(COUNTERS_EVERY));
+        boolean presence = !now.isBefore(presenceRead.plus(PRESENCE_EVERY));
+        boolean counters = !now.isBefore(countersRead.plus(countersEvery));
+        if (presence) {
+            presenceRead = now;
+        }
         if (counters) {
             countersRead = now;
         }
-        List<NodeCondition> changed = health.observe(now, sampler.sample(devicePlugin.get(), counters));
+        List<NodeCondition> changed = health.observe(now, sampler.sample(devicePlugin.get(), presence, counters));
         changed.forEach(c -> LOG.info("{} {}: {}", c.type(), c.status() ? "True" : "False", c.message()));
         conditions = health.conditions();
         writer.write(now, conditions, changed);

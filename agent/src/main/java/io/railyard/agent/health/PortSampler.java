@@ -12,37 +12,44 @@ import java.util.Map;
 
 /**
  * The advertised ports as one poll sees them: their state as the device plugin's poll just read it (read here only for
- * a port it does not serve), and on full rounds which are gone, {@code link_downed} and the link-integrity counters.
+ * a port it does not serve), on some polls which are gone, and on fewer {@code link_downed} and the link-integrity
+ * counters.
  * Files are kept open between polls, as the metrics collector keeps them. One thread.
  */
 final class PortSampler {
     private final Sysfs sysfs;
     private final List<Port> ports;
-    /** The ports whose directory was there at the last full round. */
+    /** Each port's id ({@code mlx5_3:1}), built once. */
+    private final Map<Port, String> ids = new HashMap<>();
+    /** The ports whose directory was there when last looked for. */
     private List<Port> present;
 
     PortSampler(Sysfs sysfs, List<Port> ports) {
         this.sysfs = sysfs;
         this.ports = List.copyOf(ports);
         this.present = this.ports;
+        this.ports.forEach(port -> ids.put(port, port.id()));
     }
 
     /**
      * @param known each port's health from the device plugin's last poll, by port id (empty without a device plugin)
-     * @param full also look for ports gone and read the counters: a directory's existence and its counters change
-     *     slowly, and checking them on every poll would cost more than the rest of it
+     * @param presence also look for ports gone: a directory's existence changes seldom
+     * @param counters also read the counters: they are judged over minutes, and reading them on every poll would cost
+     *     more than the rest of it
      */
-    List<PortSample> sample(Map<String, PortHealth> known, boolean full) {
-        if (full) {
+    List<PortSample> sample(Map<String, PortHealth> known, boolean presence, boolean counters) {
+        if (presence) {
             present = ports.stream().filter(port -> sysfs.exists(port.dir())).toList();
         }
         List<PortSample> samples = new ArrayList<>(present.size());
         for (Port port : present) {
-            PortHealth health = known.get(port.id());
+            String id = ids.get(port);
+            PortHealth health = known.get(id);
             String state = health != null ? health.linkState() : read(port);
             Long linkDowned = null;
-            Map<String, Long> errors = new HashMap<>();
-            if (full) {
+            Map<String, Long> errors = Map.of();
+            if (counters) {
+                errors = new HashMap<>();
                 sysfs.renewIfReplaced(port.dir());
                 linkDowned = counter(port, "link_downed");
                 for (String name : NodeHealthConfig.ERROR_COUNTERS.keySet()) {
@@ -52,9 +59,9 @@ final class PortSampler {
                     }
                 }
             }
-            samples.add(new PortSample(port.id(), PortHealth.LINK_UP.equals(state), state, linkDowned, errors));
+            samples.add(new PortSample(id, PortHealth.LINK_UP.equals(state), state, linkDowned, errors));
         }
-        if (full) {
+        if (counters) {
             sysfs.endRound();
         }
         return samples;

@@ -101,7 +101,7 @@ class NodeHealthTest {
 
     @Test
     void aPortThatGoesAwayIsMissingUntilItIsBackAndExpectedPortsCountToo() {
-        NodeHealthConfig expectTwo = new NodeHealthConfig(true, 0, CONFIG.flapping(), CONFIG.errors(), 3, CONFIG.taint());
+        NodeHealthConfig expectTwo = new NodeHealthConfig(true, 0, CONFIG.flapping(), CONFIG.errors(), 3, CONFIG.taint(), 60);
         NodeHealth health = new NodeHealth(expectTwo, START);
         health.observe(at(0), List.of(up("mlx5_0:1"), up("mlx5_1:1")));
         assertThat(condition(health, Type.RdmaDeviceMissing).message()).isEqualTo("2 of the 3 expected ports present");

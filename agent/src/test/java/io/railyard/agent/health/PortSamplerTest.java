@@ -25,9 +25,9 @@ class PortSamplerTest {
         tree.file(tree.portDir("mlx5_2", 1) + "/state", "1: DOWN");
         tree.file(tree.portDir("mlx5_2", 1) + "/phys_state", "2: Polling");
 
-        List<PortSample> own = sampler.sample(Map.of(), true);
+        List<PortSample> own = sampler.sample(Map.of(), true, true);
         List<PortSample> fromPlugin = sampler.sample(Map.of("mlx5_2:1", new PortHealth(true, "", PortHealth.LINK_UP),
-                "mlx5_5:1", new PortHealth(false, "port mlx5_5:1 is DOWN/Disabled", "DOWN/Disabled")), false);
+                "mlx5_5:1", new PortHealth(false, "port mlx5_5:1 is DOWN/Disabled", "DOWN/Disabled")), false, false);
 
         assertThat(own).filteredOn(s -> !s.up()).extracting(PortSample::port, PortSample::state)
                 .containsExactly(org.assertj.core.groups.Tuple.tuple("mlx5_2:1", "DOWN/Polling"));
@@ -41,10 +41,11 @@ class PortSamplerTest {
     void aGonePortIsLeftOutFromTheNextFullRound() {
         HostTree tree = ExampleNodes.write(ExampleNodes.INFINIBAND, dir);
         PortSampler sampler = new PortSampler(Sysfs.keepingFilesOpen(tree.root()), NodeDiscovery.discover(tree.root()).ports());
-        assertThat(sampler.sample(Map.of(), true)).hasSize(8);
+        assertThat(sampler.sample(Map.of(), true, true)).hasSize(8);
 
         tree.remove("sys/class/infiniband/mlx5_6");
 
-        assertThat(sampler.sample(Map.of(), true)).hasSize(7).extracting(PortSample::port).doesNotContain("mlx5_6:1");
+        assertThat(sampler.sample(Map.of(), true, false)).as("gone is noticed without reading counters").hasSize(7)
+                .extracting(PortSample::port).doesNotContain("mlx5_6:1");
     }
 }

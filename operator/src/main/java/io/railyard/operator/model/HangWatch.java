@@ -61,8 +61,7 @@ public final class HangWatch {
                 .withNewResources().addToRequests("cpu", new Quantity("10m")).addToRequests("memory", new Quantity("96Mi"))
                 .addToLimits("memory", new Quantity("160Mi")).endResources()
                 .addNewVolumeMount().withName(NO_TOKEN).withMountPath(TOKEN_DIR).withReadOnly(true).endVolumeMount()
-                .withNewSecurityContext().withRunAsNonRoot(true).withRunAsUser(65532L).withAllowPrivilegeEscalation(false)
-                .withReadOnlyRootFilesystem(true).withNewCapabilities().withDrop("ALL").endCapabilities().endSecurityContext()
+                .withSecurityContext(PodModel.helperSecurity())
                 .build();
     }
 

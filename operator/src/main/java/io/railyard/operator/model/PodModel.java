@@ -200,9 +200,15 @@ final class PodModel {
                 .withArgs("await-rank", "--annotations=" + POD_INFO + "/annotations", "--env-file=" + TorchrunCommand.RANK_ENV_FILE)
                 .addNewVolumeMount().withName("pod-info").withMountPath(POD_INFO).withReadOnly(true).endVolumeMount()
                 .addNewVolumeMount().withName("rank").withMountPath(RANK_DIR).endVolumeMount()
-                .withNewSecurityContext().withRunAsNonRoot(true).withRunAsUser(65532L).withAllowPrivilegeEscalation(false)
-                .withReadOnlyRootFilesystem(true).withNewCapabilities().withDrop("ALL").endCapabilities().endSecurityContext()
+                .withSecurityContext(helperSecurity())
                 .build();
+    }
+
+    /** Railyard's own helper containers pass Pod Security's restricted level whatever the trainer needs. */
+    static io.fabric8.kubernetes.api.model.SecurityContext helperSecurity() {
+        return new io.fabric8.kubernetes.api.model.SecurityContextBuilder().withRunAsNonRoot(true).withRunAsUser(65532L)
+                .withAllowPrivilegeEscalation(false).withReadOnlyRootFilesystem(true).withNewCapabilities().withDrop("ALL").endCapabilities()
+                .withNewSeccompProfile().withType("RuntimeDefault").endSeccompProfile().build();
     }
 
 }

@@ -46,15 +46,26 @@ final class GangPods {
 
     /**
      * Creates the gang's missing pods, several at a time: a 1,024-node gang created one by one waits on a thousand
-     * round trips. A pod another reconcile created meanwhile (409) is fine.
+     * round trips. A pod another reconcile created meanwhile (409) is fine. Returns the pods the API server refused
+     * ({@link Admission#refusal}), by name; any other error is thrown.
      */
-    static void createAll(KubernetesClient client, List<Pod> pods) {
+    static Map<String, KubernetesClientException> createAll(KubernetesClient client, List<Pod> pods) {
+        Map<String, KubernetesClientException> refused = new java.util.concurrent.ConcurrentSkipListMap<>();
         if (pods.isEmpty()) {
-            return;
+            return refused;
         }
         try (ExecutorService creators = Executors.newFixedThreadPool(Math.min(CREATORS, pods.size()),
                 Thread.ofPlatform().name("railyard-create-", 0).daemon().factory())) {
-            List<Future<?>> created = pods.stream().map(pod -> creators.submit(() -> create(client, pod))).collect(Collectors.toList());
+            List<Future<?>> created = pods.stream().map(pod -> creators.submit(() -> {
+                try {
+                    create(client, pod);
+                } catch (KubernetesClientException e) {
+                    if (!Admission.refusal(e)) {
+                        throw e;
+                    }
+                    refused.put(pod.getMetadata().getName(), e);
+                }
+            })).collect(Collectors.toList());
             for (Future<?> future : created) {
                 try {
                     future.get();
@@ -66,6 +77,7 @@ final class GangPods {
                 }
             }
         }
+        return refused;
     }
 
     static void create(KubernetesClient client, HasMetadata object) {

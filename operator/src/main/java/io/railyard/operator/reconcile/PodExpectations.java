@@ -40,6 +40,14 @@ final class PodExpectations {
                 .collect(Collectors.toSet());
     }
 
+    /** Pods the API server refused: they were never created, so their absence is no deletion. */
+    void refused(String job, Collection<String> pods) {
+        Map<String, Created> run = runs.get(job);
+        if (run != null) {
+            pods.forEach(run::remove);
+        }
+    }
+
     /** The job's pods were deleted (a restart, a failure, the job gone): the next run starts empty. */
     void forget(String job) {
         runs.remove(job);

@@ -66,6 +66,24 @@ final class StatusWriter {
         }
     }
 
+    /** The API server refused a pod of the gang: counted, with its words, the remedy and when the next try comes. */
+    void rejected(String pod, String reason, String message, String remedy) {
+        TrainingJobStatus.PodRejection rejection = status.podRejection == null ? new TrainingJobStatus.PodRejection() : status.podRejection;
+        rejection.count = rejection.count == null ? 1 : rejection.count + 1;
+        rejection.last = now;
+        rejection.reason = reason;
+        status.podRejection = rejection;
+        set(Admission.CONDITION, true, reason, "pod " + pod + ": " + message + "; " + remedy + " (refused " + rejection.count
+                + (rejection.count == 1 ? " time" : " times in a row") + "; next try in " + Admission.delay(rejection.count).toSeconds()
+                + " s, or at once when the TrainingJob changes)");
+    }
+
+    /** The gang's pods were accepted after a refusal. */
+    void admitted() {
+        status.podRejection = null;
+        set(Admission.CONDITION, false, "Admitted", "the API server accepted the gang's pods");
+    }
+
     /** The nccl-watch sidecar's verdict: the Stalled condition, and status.stall while something is wrong. */
     void stall(StallVerdict verdict) {
         if (verdict.state().equals("healthy")) {

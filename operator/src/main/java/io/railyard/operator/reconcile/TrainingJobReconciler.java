@@ -5,6 +5,7 @@ import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.utils.Serialization;
 import io.javaoperatorsdk.operator.api.reconciler.Cleaner;
 import io.javaoperatorsdk.operator.api.reconciler.Context;
@@ -22,6 +23,7 @@ import io.railyard.diagnose.logs.RdmaVerdict;
 import io.railyard.operator.model.FailureBlame;
 import io.railyard.operator.model.GangState;
 import io.railyard.operator.model.HangWatch;
+import io.railyard.operator.model.HostPaths;
 import io.railyard.operator.model.StallVerdict;
 import io.railyard.operator.model.JobValidation;
 import io.railyard.operator.model.NodeFaults;
@@ -116,7 +118,8 @@ public final class TrainingJobReconciler implements Reconciler<TrainingJob>, Cle
                     + ": is the CRD newer than the operator? Upgrade the operator, or remove the field");
             return patch(job, before, status);
         }
-        List<String> errors = JobValidation.errors(job);
+        List<String> errors = new ArrayList<>(JobValidation.errors(job));
+        errors.addAll(HostPaths.disallowed(job, defaults.allowedHostPaths()));
         if (!errors.isEmpty()) {
             writer.fail("InvalidSpec", String.join("; ", errors));
             return patch(job, before, status);
@@ -180,8 +183,24 @@ public final class TrainingJobReconciler implements Reconciler<TrainingJob>, Cle
         Set<String> existing = PodExpectations.names(cached);
         List<Pod> missing = desired.objects().stream().filter(Pod.class::isInstance).map(Pod.class::cast)
                 .filter(pod -> !existing.contains(pod.getMetadata().getName())).toList();
-        expectations.created(key(job), PodExpectations.names(missing), clock.instant());
-        GangPods.createAll(client, missing);
+        if (!missing.isEmpty()) {
+            Optional<Duration> waiting = Admission.waiting(status, generation(job), clock.instant());
+            if (waiting.isPresent()) {
+                return patch(job, before, status).rescheduleAfter(waiting.get());
+            }
+            expectations.created(key(job), PodExpectations.names(missing), clock.instant());
+            Map<String, KubernetesClientException> refused = GangPods.createAll(client, missing);
+            if (!refused.isEmpty()) {
+                expectations.refused(key(job), refused.keySet());
+                Map.Entry<String, KubernetesClientException> first = refused.entrySet().iterator().next();
+                String reason = Admission.reason(first.getValue());
+                writer.rejected(first.getKey(), reason, Admission.message(first.getValue()), Admission.remedy(reason));
+                return patch(job, before, status).rescheduleAfter(Admission.delay(status.podRejection.count));
+            }
+        }
+        if (status.podRejection != null) {
+            writer.admitted();
+        }
         status.ranks = ranks(context, client, job, pods, gang);
         status.gpus = nodeCount * job.getSpec().gpusPerNode;
         writer.observe(gang);
