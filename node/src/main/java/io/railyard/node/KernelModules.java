@@ -1,15 +1,19 @@
 package io.railyard.node;
 
+import java.util.Collections;
+import java.util.LinkedHashSet;
 import java.util.Set;
+import java.util.TreeSet;
 
 /**
  * The kernel modules present: those listed in {@code /proc/modules}, and those built in or loaded that
- * {@code /sys/module} shows (a built-in module never appears in {@code /proc/modules}).
+ * {@code /sys/module} shows (a built-in module never appears in {@code /proc/modules}). Both keep a fixed order
+ * ({@code /proc/modules}' own, and sorted), so that the doctor's JSON is the same on every run and every filesystem.
  */
 public record KernelModules(Attr<Set<String>> procModules, Set<String> sysModules) {
 
     public KernelModules {
-        sysModules = Set.copyOf(sysModules);
+        sysModules = Collections.unmodifiableSet(new TreeSet<>(sysModules));
     }
 
     public boolean isLoaded(String name) {
@@ -22,6 +26,7 @@ public record KernelModules(Attr<Set<String>> procModules, Set<String> sysModule
                 .map(String::strip)
                 .filter(line -> !line.isEmpty())
                 .map(line -> line.split("\\s+", 2)[0])
-                .collect(java.util.stream.Collectors.toUnmodifiableSet());
+                .collect(java.util.stream.Collectors.collectingAndThen(java.util.stream.Collectors.toCollection(LinkedHashSet::new),
+                        Collections::unmodifiableSet));
     }
 }
