@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
 # The device plugin's latencies against the fake kubelet over real unix sockets (see DevicePluginBench), then the
-# idle agent's resident memory with the JVM flags of deploy/agent/daemonset.yaml.
+# idle agent's resident memory with the DaemonSet's JVM flags (tools/agent-jvm-options).
 #   bench/device-plugin.sh [ALLOCATE_CALLS] [HEALTH_ROUNDS] [RESTARTS] [POLL_MS]
 . "$(dirname "$0")/harness.sh"
 "$JAVA_HOME/bin/java" --enable-native-access=ALL-UNNAMED -cp "bench/target/classes:$cp" io.railyard.agent.DevicePluginBench "$@"
 
-flags=$(sed -n 's/.*JAVA_TOOL_OPTIONS.*//; /value: "-X/{s/.*value: "\(.*\)"/\1/p}' deploy/agent/daemonset.yaml | sed 's/ -XX:AOTCache=[^ ]*//')
+flags=$(grep -v '^#' tools/agent-jvm-options)
 dir=$(mktemp -d)
 mkdir -p "$dir/device-plugins"
 # shellcheck disable=SC2086

@@ -2,8 +2,8 @@
 # Scrape latency of a freshly started `railyard exporter` beside node_exporter's infiniband collector on the same 8-port
 # RoCE tree, scrape by scrape from the first, alternating, with the DaemonSet's JVM flags, and with the ahead-of-time
 # cache the image's build trains (tools/train-aot-cache, here on the 64-port RoCE tree) or without it (AOT=off).
-# Prints the median Railyard/node_exporter latency ratio of scrapes 1-9, 10-25 and 26-100, each the median over RUNS
-# fresh starts. VIA=launcher starts it as a user on a bare host does, `./railyard exporter`, with the launcher's own
+# Prints the median Railyard/node_exporter latency ratio of scrapes 1-9, 10-25, 26-100 and 101-200, each the median
+# over RUNS fresh starts. VIA=launcher starts it as a user on a bare host does, `./railyard exporter`, with the launcher's own
 # flags and cache (tools/agent-jvm-options, trained on the first start, before the measured ones).
 #   [VIA=launcher] [AOT=off] bench/exporter-cold-start.sh [RUNS]
 runs=${1:-5}
@@ -33,7 +33,7 @@ for run in $(seq "$runs"); do
   ry=$!
   # ready without a scrape: node_exporter's landing page and the Prometheus client's health endpoint
   until curl -sf -o /dev/null 127.0.0.1:19100/ && curl -sf -o /dev/null 127.0.0.1:19402/-/healthy; do sleep 0.05; done
-  for i in $(seq 100); do
+  for i in $(seq 200); do
     n=$(curl -s -o /dev/null -w '%{time_total}' 127.0.0.1:19100/metrics)
     r=$(curl -s -o /dev/null -w '%{time_total}' 127.0.0.1:19402/metrics)
     echo "$run $i $(awk -v r="$r" -v n="$n" 'BEGIN {print r / n}')" >> "$work/ratios"
@@ -50,3 +50,4 @@ echo "railyard exporter / node_exporter scrape latency on 8 RoCE ports, fresh st
 echo "  scrapes 1-9:    $(bucket 1 9)"
 echo "  scrapes 10-25:  $(bucket 10 25)"
 echo "  scrapes 26-100: $(bucket 26 100)"
+echo "  scrapes 101-200: $(bucket 101 200)"

@@ -6,6 +6,7 @@ import io.grpc.Status;
 import io.railyard.agent.v1beta1.ContainerAllocateResponse;
 import io.railyard.agent.v1beta1.DeviceSpec;
 import io.railyard.node.CharDevice;
+import io.railyard.node.Gpu;
 import io.railyard.node.Hca;
 import io.railyard.node.NcclEnvironment;
 import io.railyard.node.Netdev;
@@ -30,7 +31,7 @@ final class AllocationBuilder {
      * @throws io.grpc.StatusRuntimeException INVALID_ARGUMENT for an unknown id, FAILED_PRECONDITION for an unhealthy one
      */
     static ContainerAllocateResponse build(Sysfs sysfs, Map<String, PluginDevice> byId, Map<String, PortHealth> healthByPort, List<String> ids,
-            boolean managementDatagrams) {
+            List<Gpu> gpus, ResourceConfig resource) {
         Set<Port> ports = new LinkedHashSet<>();
         Set<Hca> hcas = new LinkedHashSet<>();
         for (String id : ids) {
@@ -48,7 +49,12 @@ final class AllocationBuilder {
             hcas.add(device.hca());
         }
         ContainerAllocateResponse.Builder response = ContainerAllocateResponse.newBuilder();
-        PortAllocation allocation = PortAllocation.of(sysfs, new ArrayList<>(ports), hcas, managementDatagrams);
+        PortAllocation allocation;
+        try {
+            allocation = PortAllocation.of(sysfs, new ArrayList<>(ports), hcas, gpus, resource);
+        } catch (PortAllocation.Refused e) {
+            throw Status.FAILED_PRECONDITION.withDescription(e.getMessage()).asRuntimeException();
+        }
         allocation.deviceNodes().forEach(path -> response.addDevices(readWrite(path)));
         response.putAllEnvs(allocation.env());
         return response.build();

@@ -68,7 +68,7 @@ public final class DevicePluginAgent implements AutoCloseable {
         for (ResourceConfig resource : config.resources()) {
             List<PluginDevice> devices = PluginDevice.forResource(node, resource, taken);
             LOG.info("{}: {} devices {}", resource.name(), devices.size(), devices.stream().map(PluginDevice::id).toList());
-            plugins.add(new RdmaDevicePlugin(resource, sysfs, devices));
+            plugins.add(new RdmaDevicePlugin(resource, sysfs, devices, node.gpus()));
         }
         return new DevicePluginAgent(pluginDir, root, plugins, pollInterval);
     }

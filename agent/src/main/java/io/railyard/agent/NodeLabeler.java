@@ -10,7 +10,10 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
-/** Labels this node with what the scheduler needs to place RDMA jobs: RDMA present, link layer, rate, ports, GPUs. */
+/**
+ * Labels this node with what the scheduler needs to place RDMA jobs: RDMA present, link layer, rate, ports, GPUs, the
+ * RoCE traffic class and the InfiniBand partitions.
+ */
 public final class NodeLabeler {
     private static final String PREFIX = Names.PREFIX;
 
@@ -28,8 +31,26 @@ public final class NodeLabeler {
                     .ifPresent(gbps -> labels.put(PREFIX + "rdma.rate-gbps", gbps == Math.rint(gbps) ? String.valueOf((long) gbps) : String.valueOf(gbps)));
         }
         labels.put(PREFIX + "rdma.ports", String.valueOf(ports.size()));
+        if (ports.stream().anyMatch(Port::isRoce)) {
+            java.util.OptionalInt tc = LibraryEnvironment.commonTrafficClass(ports);
+            boolean any = ports.stream().filter(Port::isRoce).anyMatch(p -> p.trafficClass().isKnown());
+            labels.put(PREFIX + "rdma.traffic-class", tc.isPresent() ? String.valueOf(tc.getAsInt()) : any ? "mixed" : "none");
+        }
+        sharedPartitions(ports).ifPresent(partitions -> labels.put(PREFIX + "rdma.pkeys", partitions));
         labels.put(PREFIX + "gpus", String.valueOf(node.gpus().size()));
         return labels;
+    }
+
+    /** The partitions every port with a P_Key table is in, {@code 0x7fff.0x0001}: what a job's pkey can ask for here. */
+    private static java.util.Optional<String> sharedPartitions(List<Port> ports) {
+        List<Port> keyed = ports.stream().filter(p -> !p.pkeys().isEmpty()).toList();
+        if (keyed.isEmpty()) {
+            return java.util.Optional.empty();
+        }
+        java.util.Set<Integer> shared = new java.util.TreeSet<>(keyed.getFirst().pkeys().stream().map(io.railyard.node.PKey::partition).toList());
+        keyed.forEach(p -> shared.retainAll(p.pkeys().stream().map(io.railyard.node.PKey::partition).toList()));
+        return java.util.Optional.of(shared.isEmpty() ? "none" : shared.stream().sorted(java.util.Comparator.reverseOrder())
+                .map(partition -> String.format("0x%04x", partition)).collect(java.util.stream.Collectors.joining(".")));
     }
 
     /** Patches the labels onto the named Node, and nothing else. */

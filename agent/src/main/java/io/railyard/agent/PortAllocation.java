@@ -3,6 +3,7 @@ package io.railyard.agent;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.railyard.node.CharDevice;
+import io.railyard.node.Gpu;
 import io.railyard.node.Hca;
 import io.railyard.node.NcclEnvironment;
 import io.railyard.node.Netdev;
@@ -17,9 +18,10 @@ import java.util.Map;
 
 /**
  * What a container needs to use a set of ports, for the device plugin's Allocate and the DRA driver's CDI specs alike:
- * the uverbs nodes of their HCAs, rdma_cm, and NCCL's variables with a JSON description of the ports. NCCL,
- * perftest and torch need nothing else; the ports' umad nodes (raw management datagrams: what infiniband-diags and an
- * SM speak) only where the resource asks for them.
+ * the uverbs nodes of their HCAs, rdma_cm, and the variables that make NCCL, UCX and NVSHMEM use exactly those ports
+ * the way the host is set up ({@link LibraryEnvironment}), with a JSON description of the ports. NCCL, perftest and
+ * torch need no other device; the ports' umad nodes (raw management datagrams: what infiniband-diags and an SM
+ * speak) only where the resource asks for them.
  *
  * @param deviceNodes paths under /dev, the same in the container as on the host
  */
@@ -27,18 +29,28 @@ public record PortAllocation(List<String> deviceNodes, Map<String, String> env) 
     public static final String DEVICES_ENV = "RAILYARD_RDMA_DEVICES";
     private static final ObjectMapper JSON = new ObjectMapper();
 
+    /** A set of ports the resource cannot give a container (a port without the resource's partition key). */
+    public static final class Refused extends IllegalArgumentException {
+        Refused(String reason) {
+            super(reason);
+        }
+    }
+
     /**
      * Only device nodes that exist on the host: a missing node must not fail the container's start. The ports are
      * described in device order, whatever order the kubelet asked for them in (its device IDs are a set), so that two
      * nodes list the same rails in the same places.
+     *
+     * @param gpus the node's GPUs, for RAILYARD_GPU_NICS
+     * @throws Refused when the resource's settings cannot be met on these ports
      */
-    public static PortAllocation of(Sysfs sysfs, List<Port> requested, Collection<Hca> hcas, boolean managementDatagrams) {
+    public static PortAllocation of(Sysfs sysfs, List<Port> requested, Collection<Hca> hcas, List<Gpu> gpus, ResourceConfig resource) {
         List<Port> ports = requested.stream().sorted(Port.BY_DEVICE).toList();
         List<String> nodes = new ArrayList<>();
         for (Hca hca : hcas) {
             for (CharDevice device : hca.charDevices()) {
-                boolean wanted = device.kind() == CharDevice.Kind.UVERBS
-                        || (managementDatagrams && device.kind() == CharDevice.Kind.UMAD && ports.stream().anyMatch(p -> p.hca().equals(hca.name()) && p.number() == device.port()));
+                boolean wanted = device.kind() == CharDevice.Kind.UVERBS || (resource.managementDatagrams() && device.kind() == CharDevice.Kind.UMAD
+                        && ports.stream().anyMatch(p -> p.hca().equals(hca.name()) && p.number() == device.port()));
                 if (wanted && sysfs.exists(sysfs.resolve("dev/infiniband").resolve(device.name()))) {
                     nodes.add(device.hostPath());
                 }
@@ -48,6 +60,7 @@ public record PortAllocation(List<String> deviceNodes, Map<String, String> env) 
             nodes.add("/dev/infiniband/rdma_cm");
         }
         Map<String, String> env = new LinkedHashMap<>(NcclEnvironment.forPorts(ports));
+        env.putAll(LibraryEnvironment.of(ports, hcas, gpus, resource));
         env.put(DEVICES_ENV, describe(ports, hcas));
         return new PortAllocation(List.copyOf(nodes), env);
     }

@@ -19,6 +19,7 @@ import io.railyard.agent.v1beta1.PreStartContainerResponse;
 import io.railyard.agent.v1beta1.PreferredAllocationRequest;
 import io.railyard.agent.v1beta1.PreferredAllocationResponse;
 import io.railyard.agent.v1beta1.TopologyInfo;
+import io.railyard.node.Gpu;
 import io.railyard.node.Sysfs;
 import java.util.Collections;
 import java.util.HashSet;
@@ -37,6 +38,8 @@ final class RdmaDevicePlugin extends DevicePluginGrpc.DevicePluginImplBase {
 
     private final ResourceConfig resource;
     private final Sysfs sysfs;
+    /** The node's GPUs, for each GPU's nearest allocated NIC. */
+    private final List<Gpu> gpus;
     /** Replaced whole, never changed in place: Allocate and the health poll read it without a lock. */
     private volatile Map<String, PluginDevice> byId;
     private final Set<ServerCallStreamObserver<ListAndWatchResponse>> watchers = ConcurrentHashMap.newKeySet();
@@ -45,9 +48,10 @@ final class RdmaDevicePlugin extends DevicePluginGrpc.DevicePluginImplBase {
     private final LongAdder refusedAllocations = new LongAdder();
     private ListAndWatchResponse current;
 
-    RdmaDevicePlugin(ResourceConfig resource, Sysfs sysfs, List<PluginDevice> devices) {
+    RdmaDevicePlugin(ResourceConfig resource, Sysfs sysfs, List<PluginDevice> devices, List<Gpu> gpus) {
         this.resource = resource;
         this.sysfs = sysfs;
+        this.gpus = List.copyOf(gpus);
         Map<String, PluginDevice> initial = new LinkedHashMap<>();
         devices.forEach(device -> initial.put(device.id(), device));
         byId = Collections.unmodifiableMap(initial);
@@ -144,8 +148,7 @@ final class RdmaDevicePlugin extends DevicePluginGrpc.DevicePluginImplBase {
         AllocateResponse.Builder response = AllocateResponse.newBuilder();
         try {
             for (ContainerAllocateRequest container : request.getContainerRequestsList()) {
-                response.addContainerResponses(AllocationBuilder.build(sysfs, byId, healthByPort, container.getDevicesIdsList(),
-                        resource.managementDatagrams()));
+                response.addContainerResponses(AllocationBuilder.build(sysfs, byId, healthByPort, container.getDevicesIdsList(), gpus, resource));
             }
             request.getContainerRequestsList().forEach(container -> container.getDevicesIdsList()
                     .forEach(id -> allocations.computeIfAbsent(id, k -> new LongAdder()).increment()));

@@ -45,7 +45,14 @@ class DevicePluginIT {
     ManagedChannel channel;
 
     private DevicePluginGrpc.DevicePluginBlockingStub start(String node, AgentConfig config) throws Exception {
+        return start(node, config, changed -> { });
+    }
+
+    /** With the example tree changed before the agent reads it. */
+    private DevicePluginGrpc.DevicePluginBlockingStub start(String node, AgentConfig config, java.util.function.Consumer<HostTree> change)
+            throws Exception {
         tree = ExampleNodes.write(node, dir.resolve("host"));
+        change.accept(tree);
         Path plugins = Files.createDirectories(dir.resolve("device-plugins"));
         kubelet = FakeKubelet.start(plugins);
         agent = DevicePluginAgent.create(NodeDiscovery.discover(tree.root()), tree.root(), plugins, config, Duration.ofMillis(100));
@@ -283,6 +290,65 @@ class DevicePluginIT {
 
     private static String health(ListAndWatchResponse response, String id) {
         return response.getDevicesList().stream().filter(d -> d.getID().equals(id)).findFirst().orElseThrow().getHealth();
+    }
+
+    private AgentConfig config(String yaml) throws Exception {
+        return AgentConfig.load(Files.writeString(dir.resolve("agent.yaml"), yaml));
+    }
+
+    @Test
+    void theHostsTrafficClassAndTheOtherLibrariesListsComeWithNcclsVariables() throws Exception {
+        DevicePluginGrpc.DevicePluginBlockingStub plugin = start(ExampleNodes.ROCE, AgentConfig.defaults(),
+                host -> List.of("mlx5_1", "mlx5_2", "mlx5_3", "mlx5_4").forEach(hca -> host.trafficClass(hca, 1, "Global tclass=106")));
+
+        ContainerAllocateResponse response = plugin.allocate(request("mlx5_4:1", "mlx5_3:1")).getContainerResponses(0);
+
+        assertThat(response.getEnvsMap())
+                .containsEntry("NCCL_IB_TC", "106").containsEntry("UCX_IB_TRAFFIC_CLASS", "106").containsEntry("NVSHMEM_IB_TRAFFIC_CLASS", "106")
+                .containsEntry("UCX_NET_DEVICES", "mlx5_3:1,mlx5_4:1").containsEntry("UCX_IB_GID_INDEX", "3")
+                .containsEntry("NVSHMEM_HCA_LIST", "mlx5_3:1,mlx5_4:1").containsEntry("NVSHMEM_ENABLE_NIC_PE_MAPPING", "1")
+                .containsEntry("NVSHMEM_IB_GID_INDEX", "3")
+                // GPUs 0-3 sit on the other socket: the first allocated port in device order; 4-7 under mlx5_3's and mlx5_4's switches
+                .containsEntry("RAILYARD_GPU_NICS", "0=mlx5_3:1,1=mlx5_3:1,2=mlx5_3:1,3=mlx5_3:1,4=mlx5_3:1,5=mlx5_3:1,6=mlx5_4:1,7=mlx5_4:1")
+                .doesNotContainKeys("NCCL_IB_SL", "NCCL_IB_PKEY");
+    }
+
+    @Test
+    void portsThatDisagreeOnTheTrafficClassGetNoneAndEachLibraryCanBeTurnedOff() throws Exception {
+        DevicePluginGrpc.DevicePluginBlockingStub plugin = start(ExampleNodes.ROCE,
+                config("resources: [{name: rdma/rdma, environment: {ucx: false, nvshmem: false, gpuNics: false}}]\n"),
+                host -> {
+                    host.trafficClass("mlx5_1", 1, "Global tclass=106");
+                    host.trafficClass("mlx5_2", 1, "Global tclass=-1");
+                });
+
+        assertThat(plugin.allocate(request("mlx5_1:1", "mlx5_2:1")).getContainerResponses(0).getEnvsMap())
+                .containsKeys("NCCL_IB_HCA", "NCCL_IB_GID_INDEX", "RAILYARD_RDMA_DEVICES")
+                .doesNotContainKeys("NCCL_IB_TC", "UCX_NET_DEVICES", "UCX_IB_TRAFFIC_CLASS", "NVSHMEM_HCA_LIST", "RAILYARD_GPU_NICS");
+        assertThat(plugin.allocate(request("mlx5_1:1")).getContainerResponses(0).getEnvsMap()).containsEntry("NCCL_IB_TC", "106");
+    }
+
+    @Test
+    void aResourcesPartitionIsFoundOnEveryPortOrTheAllocationIsRefused() throws Exception {
+        DevicePluginGrpc.DevicePluginBlockingStub plugin = start(ExampleNodes.INFINIBAND,
+                config("resources: [{name: rdma/rdma, pkey: '0x8001', serviceLevel: 3, environment: {trafficClass: false}}]\n"),
+                host -> {
+                    host.pkeys("mlx5_0", 1, 0xffff, 0x8001);
+                    host.pkeys("mlx5_1", 1, 0xffff, 0x8001);
+                    host.pkeys("mlx5_2", 1, 0xffff);
+                    host.pkeys("mlx5_3", 1, 0xffff, 0x7fff, 0x8001);
+                });
+
+        assertThat(plugin.allocate(request("mlx5_1:1", "mlx5_0:1")).getContainerResponses(0).getEnvsMap())
+                .containsEntry("NCCL_IB_PKEY", "1").containsEntry("UCX_IB_PKEY", "0x0001").containsEntry("NVSHMEM_IB_PKEY_INDEX", "1")
+                .containsEntry("NCCL_IB_SL", "3").containsEntry("UCX_IB_SL", "3").containsEntry("NVSHMEM_IB_SL", "3")
+                .doesNotContainKeys("NCCL_IB_GID_INDEX", "UCX_IB_GID_INDEX");
+        assertThatThrownBy(() -> plugin.allocate(request("mlx5_0:1", "mlx5_2:1"))).isInstanceOfSatisfying(StatusRuntimeException.class, e -> {
+            assertThat(e.getStatus().getCode()).isEqualTo(Status.Code.FAILED_PRECONDITION);
+            assertThat(e.getStatus().getDescription()).startsWith("mlx5_2 port 1 has no P_Key 0x8001 (its table: 0xffff)");
+        });
+        assertThatThrownBy(() -> plugin.allocate(request("mlx5_0:1", "mlx5_3:1"))).isInstanceOfSatisfying(StatusRuntimeException.class,
+                e -> assertThat(e.getStatus().getDescription()).startsWith("the ports hold P_Key 0x8001 at different indexes (mlx5_0:1 at 1, mlx5_3:1 at 2)"));
     }
 
     private static AllocateRequest request(String... ids) {

@@ -38,6 +38,25 @@ class NodeLabelerTest {
     }
 
     @Test
+    void theTrafficClassAndTheSharedPartitionsAreLabelsTooWhereTheHostHasThem() {
+        var roceTree = ExampleNodes.write(ExampleNodes.ROCE, dir.resolve("roce"));
+        NodeInventory plain = NodeDiscovery.discover(roceTree.root());
+        java.util.List.of("mlx5_1", "mlx5_2", "mlx5_3", "mlx5_4").forEach(hca -> roceTree.trafficClass(hca, 1, "Global tclass=106"));
+        NodeInventory lossless = NodeDiscovery.discover(roceTree.root());
+        var ibTree = ExampleNodes.write(ExampleNodes.INFINIBAND, dir.resolve("ib"));
+        for (int hca = 0; hca < 8; hca++) {
+            ibTree.pkeys("mlx5_" + hca, 1, 0xffff, hca < 4 ? 0x8001 : 0x8002);
+        }
+        NodeInventory partitioned = NodeDiscovery.discover(ibTree.root());
+
+        assertThat(NodeLabeler.labels(plain, plain.ports())).containsEntry("railyard.io/rdma.traffic-class", "none").doesNotContainKey("railyard.io/rdma.pkeys");
+        assertThat(NodeLabeler.labels(lossless, lossless.ports())).containsEntry("railyard.io/rdma.traffic-class", "106");
+        assertThat(NodeLabeler.labels(partitioned, partitioned.ports())).containsEntry("railyard.io/rdma.pkeys", "0x7fff")
+                .doesNotContainKey("railyard.io/rdma.traffic-class");
+        assertThat(NodeLabeler.labels(partitioned, partitioned.ports().subList(0, 4))).containsEntry("railyard.io/rdma.pkeys", "0x7fff.0x0001");
+    }
+
+    @Test
     void patchesOnlyItsOwnNodeAndKeepsOtherLabels() {
         client.nodes().resource(new NodeBuilder().withNewMetadata().withName("gpu-1").addToLabels("zone", "a").endMetadata().build()).create();
         client.nodes().resource(new NodeBuilder().withNewMetadata().withName("gpu-2").endMetadata().build()).create();

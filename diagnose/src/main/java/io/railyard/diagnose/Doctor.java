@@ -11,6 +11,8 @@ public final class Doctor {
             new Check(LinkCheck.ID, LinkCheck::run),
             new Check(MtuCheck.ID, MtuCheck::run),
             new Check(GidCheck.ID, GidCheck::run),
+            new Check(TrafficClassCheck.ID, TrafficClassCheck::run),
+            new Check(PKeyCheck.ID, PKeyCheck::run),
             new Check(NcclEnvCheck.ID, NcclEnvCheck::run),
             new Check(GpuNicAffinityCheck.ID, GpuNicAffinityCheck::run),
             new Check(GpuDirectCheck.ID, GpuDirectCheck::run),

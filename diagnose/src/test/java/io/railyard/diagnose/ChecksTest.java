@@ -64,6 +64,52 @@ class ChecksTest {
     }
 
     @Test
+    void theTrafficClassCheckWantsOneClassOnEveryRocePortAndNcclToUseIt() {
+        HostTree tree = ExampleNodes.write(ExampleNodes.ROCE, dir);
+        CheckResult unset = check(doctor(tree.root(), List.of(), none()), "traffic-class");
+        List.of("mlx5_1", "mlx5_2", "mlx5_3").forEach(hca -> tree.trafficClass(hca, 1, "Global tclass=106"));
+        CheckResult oneWithout = check(doctor(tree.root(), List.of(), none()), "traffic-class");
+        tree.trafficClass("mlx5_4", 1, "Global tclass=106");
+        CheckResult same = check(doctor(tree.root(), List.of(), none()), "traffic-class");
+        CheckResult otherInNccl = check(Doctor.run(new DoctorInput(NodeDiscovery.discover(tree.root()), Map.of("NCCL_IB_TC", "0"), List.of(),
+                "rdma/rdma", none())), "traffic-class");
+        tree.trafficClass("mlx5_4", 1, "98");
+        CheckResult mixed = check(doctor(tree.root(), List.of(), none()), "traffic-class");
+
+        assertThat(unset.status()).isEqualTo(CheckStatus.OK);
+        assertThat(unset.summary()).startsWith("no RoCE port has a default traffic class set");
+        assertThat(oneWithout.status()).isEqualTo(CheckStatus.WARN);
+        assertThat(oneWithout.summary()).isEqualTo("traffic class 106 on mlx5_1:1, mlx5_2:1, mlx5_3:1 but none on mlx5_4:1");
+        assertThat(same.status()).isEqualTo(CheckStatus.OK);
+        assertThat(same.summary()).startsWith("every RoCE port uses traffic class 106 (DSCP 26)");
+        assertThat(otherInNccl.status()).isEqualTo(CheckStatus.WARN);
+        assertThat(otherInNccl.remedy()).contains("NCCL_IB_TC=106");
+        assertThat(mixed.summary()).isEqualTo("the RoCE ports disagree on their traffic class: mlx5_1:1 106, mlx5_2:1 106, mlx5_3:1 106, mlx5_4:1 98");
+        assertThat(check(doctor(ExampleNodes.write(ExampleNodes.INFINIBAND, dir.resolve("ib")).root(), List.of(), none()), "traffic-class")
+                .status()).isEqualTo(CheckStatus.SKIP);
+    }
+
+    @Test
+    void thePkeyCheckNamesEachPortsPartitionsAndWarnsWhenTheyShareNone() {
+        HostTree tree = ExampleNodes.write(ExampleNodes.INFINIBAND, dir);
+        CheckResult noTables = check(doctor(tree.root(), List.of(), none()), "pkey");
+        for (int hca = 0; hca < 8; hca++) {
+            tree.pkeys("mlx5_" + hca, 1, 0xffff, 0x8001);
+        }
+        CheckResult shared = check(doctor(tree.root(), List.of(), none()), "pkey");
+        tree.pkeys("mlx5_7", 1, 0x0002);
+        CheckResult apart = check(doctor(tree.root(), List.of(), none()), "pkey");
+
+        assertThat(noTables.status()).isEqualTo(CheckStatus.SKIP);
+        assertThat(shared.status()).isEqualTo(CheckStatus.OK);
+        assertThat(shared.summary()).isEqualTo("8 InfiniBand ports in partitions 0x7fff, 0x0001");
+        assertThat(shared.details()).contains("mlx5_0:1: 0xffff at 0 (full), 0x8001 at 1 (full)");
+        assertThat(apart.status()).isEqualTo(CheckStatus.WARN);
+        assertThat(apart.summary()).isEqualTo("the InfiniBand ports share no partition: one job cannot use them together");
+        assertThat(apart.details()).contains("mlx5_7:1: 0x0002 at 0 (limited)");
+    }
+
+    @Test
     void portsThatShareARemedyAreNamedTogetherWithItOnce() {
         HostTree tree = ExampleNodes.write(ExampleNodes.INFINIBAND, dir);
         for (int hca = 0; hca < 8; hca++) {

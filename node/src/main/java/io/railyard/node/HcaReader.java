@@ -65,7 +65,24 @@ final class HcaReader {
                 sysfs.readInt(dir.resolve("lid")),
                 sysfs.readInt(dir.resolve("sm_lid")),
                 gids,
-                netdevOf(number, gids, hcaDir.resolve("device")));
+                netdevOf(number, gids, hcaDir.resolve("device")),
+                sysfs.read(hcaDir.resolve("tc").resolve(String.valueOf(number)).resolve("traffic_class"), Port::parseTrafficClass),
+                pkeys(dir.resolve("pkeys")));
+    }
+
+    /** The P_Key table's entries in use; a table of 128 entries is 128 small files, most of them 0x0000. */
+    private List<PKey> pkeys(Path dir) {
+        List<PKey> keys = new ArrayList<>();
+        for (String index : sysfs.list(dir)) {
+            if (index.chars().allMatch(Character::isDigit)) {
+                int value = sysfs.read(dir.resolve(index), text -> Integer.decode(text.strip())).orElse(0);
+                if ((value & 0x7fff) != 0) {
+                    keys.add(new PKey(Integer.parseInt(index), value));
+                }
+            }
+        }
+        keys.sort(java.util.Comparator.comparingInt(PKey::index));
+        return keys;
     }
 
     private Attr<Netdev> netdevOf(int port, GidTable gids, Path pciDevice) {

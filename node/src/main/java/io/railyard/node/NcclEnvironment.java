@@ -41,7 +41,12 @@ public final class NcclEnvironment {
         return env;
     }
 
-    private static OptionalInt commonGidIndex(List<Port> roce) {
+    /** The RoCE v2 GID index every RoCE port of the set has; none on InfiniBand or when they differ. */
+    public static OptionalInt commonGidIndex(List<Port> ports) {
+        List<Port> roce = ports.stream().filter(Port::isRoce).toList();
+        if (roce.isEmpty()) {
+            return OptionalInt.empty();
+        }
         OptionalInt first = roce.getFirst().ncclGidIndex();
         boolean allAgree = first.isPresent() && roce.stream().allMatch(port -> port.ncclGidIndex().equals(first));
         return allAgree ? first : OptionalInt.empty();

@@ -2,12 +2,16 @@ package io.railyard.node;
 
 import java.nio.file.Path;
 import java.util.Comparator;
+import java.util.List;
 import java.util.OptionalInt;
 
 /**
  * One port of an HCA, as read from {@code /sys/class/infiniband/<hca>/ports/<n>}.
  *
  * @param dir the port's directory, for counters read on demand
+ * @param trafficClass the RoCE traffic class (ToS byte) the driver gives new queue pairs ({@code
+ *     /sys/class/infiniband/<hca>/tc/<port>/traffic_class}, MLNX_OFED's mlx5): unknown where it is not exposed or not set
+ * @param pkeys the port's partition key table, entries in use only, by index
  */
 public record Port(
         String hca,
@@ -20,7 +24,13 @@ public record Port(
         Attr<Integer> lid,
         Attr<Integer> smLid,
         GidTable gids,
-        Attr<Netdev> netdev) {
+        Attr<Netdev> netdev,
+        Attr<Integer> trafficClass,
+        List<PKey> pkeys) {
+
+    public Port {
+        pkeys = List.copyOf(pkeys);
+    }
 
     /** By HCA name with its device number read as a number ({@code mlx5_2} before {@code mlx5_10}), then port. */
     public static final Comparator<Port> BY_DEVICE = Comparator.comparing(Port::hca, Port::compareHcaNames).thenComparingInt(Port::number);
@@ -71,6 +81,25 @@ public record Port(
     /** The GID index NCCL should use: a RoCE v2 IPv4 entry; none on InfiniBand or when no such entry exists. */
     public OptionalInt ncclGidIndex() {
         return isRoce() ? gids.roceV2Ipv4Index() : OptionalInt.empty();
+    }
+
+    /**
+     * A traffic_class file's value: {@code Global tclass=106} (MLNX_OFED) or {@code 106}; {@code tclass=-1}, -1 or
+     * nothing means none is set.
+     */
+    public static int parseTrafficClass(String text) {
+        java.util.regex.Matcher number = java.util.regex.Pattern.compile("-?\\d+").matcher(text);
+        Integer last = null;
+        while (number.find()) {
+            last = Integer.parseInt(number.group());
+        }
+        if (last == null || last < 0) {
+            throw new IllegalArgumentException("no traffic class set");
+        }
+        if (last > 255) {
+            throw new IllegalArgumentException("a traffic class is 0-255");
+        }
+        return last;
     }
 
     /** The InfiniBand PMA counters ({@code counters/}), read now. */

@@ -176,6 +176,24 @@ public final class HostTree {
         return netdev.isEmpty() ? this : file(dir + "/gid_attrs/ndevs/" + index, netdev);
     }
 
+    /**
+     * The port's P_Key table as the kernel shows it: one file per index (128 of them, as mlx5 has), the given keys first
+     * and {@code 0x0000} in the rest.
+     */
+    public HostTree pkeys(String hca, int port, int... keys) {
+        String dir = portDir(hca, port) + "/pkeys/";
+        for (int index = 0; index < 128; index++) {
+            file(dir + index, String.format("0x%04x", index < keys.length ? keys[index] : 0));
+        }
+        return this;
+    }
+
+    /** MLNX_OFED's per-port default traffic class file, {@code text} as its driver prints it ({@code Global tclass=106}). */
+    public HostTree trafficClass(String hca, int port, String text) {
+        String dir = portDir(hca, port);
+        return file(dir.substring(0, dir.indexOf("/ports/")) + "/tc/" + port + "/traffic_class", text);
+    }
+
     public HostTree counters(String hca, int port, String kind, Map<String, Long> values) {
         String dir = portDir(hca, port) + "/" + kind;
         values.forEach((name, value) -> file(dir + "/" + name, Long.toUnsignedString(value)));

@@ -6,6 +6,7 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.railyard.agent.PortAllocation;
 import io.railyard.agent.PortHealth;
+import io.railyard.node.Gpu;
 import io.railyard.node.Hca;
 import io.railyard.node.Port;
 import io.railyard.node.Sysfs;
@@ -49,10 +50,11 @@ final class ClaimPreparer {
     private final Sysfs sysfs;
     private final Supplier<Map<String, DraDevice>> devices;
     private final Function<String, PortHealth> health;
+    private final List<Gpu> gpus;
     private final Object[] locks = new Object[64];
 
     ClaimPreparer(KubernetesClient client, String driver, String pool, Path cdiDir, ClaimCheckpoint checkpoint, Sysfs sysfs,
-            Supplier<Map<String, DraDevice>> devices, Function<String, PortHealth> health) {
+            Supplier<Map<String, DraDevice>> devices, Function<String, PortHealth> health, List<Gpu> gpus) {
         this.client = client;
         this.driver = driver;
         this.pool = pool;
@@ -61,6 +63,7 @@ final class ClaimPreparer {
         this.sysfs = sysfs;
         this.devices = devices;
         this.health = health;
+        this.gpus = List.copyOf(gpus);
         for (int i = 0; i < locks.length; i++) {
             locks[i] = new Object();
         }
@@ -148,11 +151,15 @@ final class ClaimPreparer {
             prepared.add(new ClaimCheckpoint.PreparedDevice(request, pool, device.name(), CdiSpec.deviceId(driver, ref.uid(), request)));
         }
         Map<String, PortAllocation> allocations = new LinkedHashMap<>();
-        byRequest.forEach((request, list) -> {
-            List<Port> ports = list.stream().map(d -> d.device().port()).toList();
-            Set<Hca> hcas = new LinkedHashSet<>(list.stream().map(d -> d.device().hca()).toList());
-            allocations.put(request, PortAllocation.of(sysfs, ports, hcas, false));
-        });
+        try {
+            byRequest.forEach((request, list) -> {
+                List<Port> ports = list.stream().map(d -> d.device().port()).toList();
+                Set<Hca> hcas = new LinkedHashSet<>(list.stream().map(d -> d.device().hca()).toList());
+                allocations.put(request, PortAllocation.of(sysfs, ports, hcas, gpus, list.getFirst().resource()));
+            });
+        } catch (PortAllocation.Refused e) {
+            return Result.failed(what + ": " + e.getMessage());
+        }
         Path file = CdiSpec.file(cdiDir, driver, ref.uid());
         try {
             CdiSpec.write(file, CdiSpec.spec(driver, ref.uid(), allocations));

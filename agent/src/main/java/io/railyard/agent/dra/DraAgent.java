@@ -5,6 +5,7 @@ import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.railyard.agent.AgentConfig;
 import io.railyard.agent.PluginServer;
 import io.railyard.agent.PortHealth;
+import io.railyard.node.Gpu;
 import io.railyard.node.NodeDiscovery;
 import io.railyard.node.NodeInventory;
 import io.railyard.node.Sysfs;
@@ -65,7 +66,7 @@ public final class DraAgent implements AutoCloseable {
     private PluginServer draServer;
     private PluginServer registrationServer;
 
-    private DraAgent(Options options, Path root, AgentConfig config, List<DraDevice> devices, KubernetesClient client) {
+    private DraAgent(Options options, Path root, AgentConfig config, List<DraDevice> devices, KubernetesClient client, List<Gpu> gpus) {
         this.options = options;
         this.root = root;
         this.config = config;
@@ -76,7 +77,7 @@ public final class DraAgent implements AutoCloseable {
         this.slices = new SlicePublisher(client, options.driver(), options.nodeName());
         ClaimCheckpoint checkpoint = new ClaimCheckpoint(options.pluginDir().resolve("claims"));
         ClaimPreparer preparer = new ClaimPreparer(client, options.driver(), options.nodeName(), options.cdiDir(), checkpoint, sysfs,
-                () -> this.devices, name -> lastHealth.getOrDefault(name, new PortHealth(false, "not read yet")));
+                () -> this.devices, name -> lastHealth.getOrDefault(name, new PortHealth(false, "not read yet")), gpus);
         this.registrar = new DraServices.Registrar(options.driver(), options.draSocket().toString());
         this.v1 = new DraServices.V1(preparer);
         this.health = new DraServices.Health(options.nodeName());
@@ -91,7 +92,7 @@ public final class DraAgent implements AutoCloseable {
         }
         List<DraDevice> devices = DraDevice.forNode(node, config);
         LOG.info("DRA driver {}: {} devices {}", options.driver(), devices.size(), devices.stream().map(DraDevice::name).toList());
-        return new DraAgent(options, root, config, devices, client);
+        return new DraAgent(options, root, config, devices, client, node.gpus());
     }
 
     public void start() {

@@ -20,7 +20,7 @@ import java.util.Set;
 import java.util.regex.Pattern;
 
 /** One RDMA port as a DRA device: its name in the node's pool and the attributes a claim selects and aligns on. */
-public record DraDevice(String name, PluginDevice device) {
+public record DraDevice(String name, PluginDevice device, ResourceConfig resource) {
     /** The DRA library's attribute for the PCIe root a device hangs from; NVIDIA's GPU driver sets it too. */
     public static final String PCIE_ROOT = "resource.kubernetes.io/pcieRoot";
     private static final Pattern SEMVER = Pattern.compile("\\d+\\.\\d+\\.\\d+");
@@ -31,8 +31,9 @@ public record DraDevice(String name, PluginDevice device) {
         Set<String> taken = new HashSet<>();
         List<DraDevice> devices = new ArrayList<>();
         for (ResourceConfig resource : config.resources()) {
-            for (PluginDevice device : PluginDevice.forResource(node, exclusive(resource), taken)) {
-                devices.add(new DraDevice(nameOf(device.port()), device));
+            ResourceConfig claimed = exclusive(resource);
+            for (PluginDevice device : PluginDevice.forResource(node, claimed, taken)) {
+                devices.add(new DraDevice(nameOf(device.port()), device, claimed));
             }
         }
         return devices;
@@ -45,9 +46,10 @@ public record DraDevice(String name, PluginDevice device) {
         return name.length() <= 63 ? name : name.substring(name.length() - 63).replaceAll("^-+", "");
     }
 
-    /** A claim takes a port whole: shared slots are the device plugin's idea, not DRA's. */
+    /** A claim takes a port whole (shared slots are the device plugin's idea, not DRA's), and never its umad. */
     private static ResourceConfig exclusive(ResourceConfig resource) {
-        return new ResourceConfig(resource.name(), ResourceConfig.Mode.EXCLUSIVE, 1, resource.selector(), false);
+        return new ResourceConfig(resource.name(), ResourceConfig.Mode.EXCLUSIVE, 1, resource.selector(), false, resource.pkey(),
+                resource.serviceLevel(), resource.environment());
     }
 
     /** The attributes of the device with its health now; names without a domain are in the driver's own. */

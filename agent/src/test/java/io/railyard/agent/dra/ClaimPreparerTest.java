@@ -17,6 +17,7 @@ import java.net.ServerSocket;
 import java.net.Socket;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
@@ -54,7 +55,7 @@ class ClaimPreparerTest {
             try (KubernetesClient client = new KubernetesClientBuilder().withConfig(new ConfigBuilder()
                     .withMasterUrl("http://127.0.0.1:" + hung.getLocalPort()).withRequestTimeout(3_000).withRequestRetryBackoffLimit(0).build()).build()) {
                 ClaimPreparer preparer = new ClaimPreparer(client, DraAgent.DEFAULT_DRIVER, "node", cdi, new ClaimCheckpoint(dir.resolve("claims")),
-                        new Sysfs(tree.root()), () -> devices, name -> new PortHealth(true, ""));
+                        new Sysfs(tree.root()), () -> devices, name -> new PortHealth(true, ""), List.of());
                 Path goingSpec = Files.writeString(CdiSpec.file(cdi, DraAgent.DEFAULT_DRIVER, GOING), "{}"); // prepared before
 
                 CompletableFuture<ClaimPreparer.Result> waiting = CompletableFuture.supplyAsync(

@@ -195,7 +195,9 @@ class DraAgentTest {
         assertThat(edits.path("deviceNodes")).extracting(n -> n.path("path").asText())
                 .contains(uverbsOf("mlx5_1"), uverbsOf("mlx5_3"), "/dev/infiniband/rdma_cm").doesNotContain(uverbsOf("mlx5_2"))
                 .as("no management datagrams for a claim").noneMatch(path -> path.contains("/umad"));
-        assertThat(edits.path("env")).extracting(JsonNode::asText).contains("NCCL_IB_HCA==mlx5_1:1,mlx5_3:1", "NCCL_IB_GID_INDEX=3")
+        assertThat(edits.path("env")).extracting(JsonNode::asText).contains("NCCL_IB_HCA==mlx5_1:1,mlx5_3:1", "NCCL_IB_GID_INDEX=3",
+                        "UCX_NET_DEVICES=mlx5_1:1,mlx5_3:1", "NVSHMEM_HCA_LIST=mlx5_1:1,mlx5_3:1", "NVSHMEM_ENABLE_NIC_PE_MAPPING=1")
+                .anySatisfy(env -> assertThat(env).startsWith("RAILYARD_GPU_NICS=0=mlx5_1:1,"))
                 .anySatisfy(env -> assertThat(env).startsWith("RAILYARD_RDMA_DEVICES=[{\"hca\":\"mlx5_1\""));
 
         assertThat(prepare(claim).getDevicesList()).as("idempotent").isEqualTo(response.getDevicesList());

@@ -50,7 +50,7 @@ class SlicePublisherTest {
 
         assertThat(DraDevice.nameOf(port)).matches("[a-z0-9]([-a-z0-9]*[a-z0-9])?").isEqualTo(port.hca().replace('_', '-') + "-port1");
         var bond = new io.railyard.node.Port("mlx5_bond_0", 1, port.dir(), port.state(), port.physicalState(), port.rate(), port.linkLayer(),
-                port.lid(), port.smLid(), port.gids(), port.netdev());
+                port.lid(), port.smLid(), port.gids(), port.netdev(), port.trafficClass(), port.pkeys());
         assertThat(DraDevice.nameOf(bond)).isEqualTo("mlx5-bond-0-port1");
     }
 
