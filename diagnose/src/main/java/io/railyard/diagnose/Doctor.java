@@ -15,6 +15,7 @@ public final class Doctor {
             new Check(PKeyCheck.ID, PKeyCheck::run),
             new Check(NcclEnvCheck.ID, NcclEnvCheck::run),
             new Check(GpuNicAffinityCheck.ID, GpuNicAffinityCheck::run),
+            new Check(VirtualTopologyCheck.ID, VirtualTopologyCheck::run),
             new Check(GpuDirectCheck.ID, GpuDirectCheck::run),
             new Check(MemlockCheck.ID, MemlockCheck::run),
             new Check(KubernetesCheck.ID, KubernetesCheck::run),

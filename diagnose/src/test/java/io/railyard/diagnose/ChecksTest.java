@@ -110,6 +110,35 @@ class ChecksTest {
     }
 
     @Test
+    void aVmsFlatPciTreeWantsATopologyFileAndAGivenFileIsCheckedAgainstTheNode() throws Exception {
+        HostTree guest = io.railyard.testkit.KvmGuest.write(HostTree.at(dir.resolve("vm")));
+        io.railyard.node.NodeInventory node = NodeDiscovery.discover(guest.root());
+        Path matching = Files.writeString(dir.resolve("topo.xml"), io.railyard.node.NcclTopology.xml(node, new io.railyard.node.Sysfs(guest.root())));
+        Path foreign = Files.writeString(dir.resolve("other.xml"), Files.readString(matching).replace("0000:00:05.0", "0001:00:00.0"));
+
+        CheckResult none = check(doctor(guest.root(), List.of(), none()), "virtual-topology");
+        CheckResult given = check(Doctor.run(new DoctorInput(node, Map.of("NCCL_TOPO_FILE", matching.toString()), List.of(), "rdma/rdma", none())),
+                "virtual-topology");
+        CheckResult wrong = check(Doctor.run(new DoctorInput(node, Map.of("NCCL_TOPO_FILE", foreign.toString()), List.of(), "rdma/rdma", none())),
+                "virtual-topology");
+        CheckResult missing = check(Doctor.run(new DoctorInput(node, Map.of("NCCL_TOPO_FILE", dir.resolve("gone.xml").toString()), List.of(),
+                "rdma/rdma", none())), "virtual-topology");
+        CheckResult server = check(doctor(ExampleNodes.write(ExampleNodes.ROCE, dir.resolve("server")).root(), List.of(), none()), "virtual-topology");
+
+        assertThat(none.status()).isEqualTo(CheckStatus.WARN);
+        assertThat(none.summary()).isEqualTo("the GPUs and NICs sit on a flat virtual PCI tree and no NCCL_TOPO_FILE is set: "
+                + "NCCL cannot see which NIC is near which GPU");
+        assertThat(none.details()).contains("GPUs' NUMA node: none (-1)", "/proc/cpuinfo: a hypervisor");
+        assertThat(given.status()).isEqualTo(CheckStatus.OK);
+        assertThat(given.summary()).endsWith("matches this node's 4 GPUs and 4 RDMA NICs");
+        assertThat(wrong.status()).isEqualTo(CheckStatus.FAIL);
+        assertThat(wrong.details()).containsExactly("GPU 0001:00:00.0 of the file is not a PCI function of this node",
+                "GPU 0000:00:05.0 is not in the file: NCCL places it by itself");
+        assertThat(missing.status()).isEqualTo(CheckStatus.FAIL);
+        assertThat(server.status()).isEqualTo(CheckStatus.OK);
+    }
+
+    @Test
     void portsThatShareARemedyAreNamedTogetherWithItOnce() {
         HostTree tree = ExampleNodes.write(ExampleNodes.INFINIBAND, dir);
         for (int hca = 0; hca < 8; hca++) {

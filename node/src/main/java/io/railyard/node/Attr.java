@@ -41,6 +41,13 @@ public sealed interface Attr<T> permits Attr.Known, Attr.Unknown {
         };
     }
 
+    /** Runs the action with the value when it is known. */
+    default void ifKnown(java.util.function.Consumer<? super T> action) {
+        if (this instanceof Known<T>(T value)) {
+            action.accept(value);
+        }
+    }
+
     /** True only when the value is known and passes the test. */
     default boolean is(Predicate<? super T> test) {
         return this instanceof Known<T>(T value) && test.test(value);

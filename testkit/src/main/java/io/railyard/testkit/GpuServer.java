@@ -77,14 +77,14 @@ final class GpuServer {
         hcaNames.add(name);
         String guid = String.format("b83f:d203:00a1:%04x", 0x2b00 + ordinal * 2);
         if (infiniBand) {
-            tree.pci(path, "0x15b3", "0x1021", "0x020700", "mlx5_core", numa, NUMA_CPUS[numa]);
+            tree.pci(path, "0x15b3", "0x1021", "0x020700", "mlx5_core", numa, cpus(numa));
             tree.hca(name, path, "MT4129", "28.39.1002", "MT_0000000838", guid);
             tree.port(name, 1, "4: ACTIVE", "5: LinkUp", "400 Gb/sec (4X NDR)", "InfiniBand", 0x10 + ordinal, 0x1);
             tree.gid(name, 1, 0, "fe80:0000:0000:0000:" + guid, "IB/RoCE v1", "");
             tree.netdev("ib" + ordinal, path, 4092, "up", 0);
         } else {
             String netdev = "eth" + (ordinal + 1);
-            tree.pci(path, "0x15b3", "0x101d", "0x020000", "mlx5_core", numa, NUMA_CPUS[numa]);
+            tree.pci(path, "0x15b3", "0x101d", "0x020000", "mlx5_core", numa, cpus(numa));
             tree.hca(name, path, "MT4125", "22.39.1002", "MT_0000000359", guid);
             tree.port(name, 1, "4: ACTIVE", "5: LinkUp", "200 Gb/sec (2X HDR)", "Ethernet", 0, 0);
             String linkLocal = String.format("fe80:0000:0000:0000:ba3f:d2ff:fea1:%04x", 0x2b00 + ordinal * 2);
@@ -102,6 +102,11 @@ final class GpuServer {
         tree.charDevice("uverbs" + ordinal, name, 0, path);
         tree.charDevice("umad" + ordinal, name, 1, path);
         tree.charDevice("issm" + ordinal, name, 1, path);
+    }
+
+    /** The CPUs near a NUMA node; a VM's devices (NUMA -1) are near all of its CPUs. */
+    private static String cpus(int numa) {
+        return numa < 0 ? "0-95" : NUMA_CPUS[numa];
     }
 
     private static Map<String, Long> pmaCounters(String hca) {

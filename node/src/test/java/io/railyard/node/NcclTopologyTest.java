@@ -1,0 +1,79 @@
+package io.railyard.node;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.railyard.testkit.ExampleNodes;
+import io.railyard.testkit.HostTree;
+import io.railyard.testkit.KvmGuest;
+import java.io.ByteArrayInputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import javax.xml.parsers.DocumentBuilderFactory;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.w3c.dom.Document;
+import org.w3c.dom.Element;
+
+class NcclTopologyTest {
+    private static final Path EXPECTED = Path.of(System.getProperty("railyard.repo", "..")).resolve("testdata/topology");
+
+    @TempDir
+    Path dir;
+
+    private static Document parse(String xml) throws Exception {
+        return DocumentBuilderFactory.newInstance().newDocumentBuilder().parse(new ByteArrayInputStream(xml.getBytes(StandardCharsets.UTF_8)));
+    }
+
+    @Test
+    void anEightGpuServerIsTwoCpusWithTheirSwitchesGpusAndNics() throws Exception {
+        HostTree tree = ExampleNodes.write(ExampleNodes.ROCE, dir);
+        String xml = NcclTopology.xml(NodeDiscovery.discover(tree.root()), new Sysfs(tree.root()));
+
+        assertThat(xml).isEqualTo(Files.readString(EXPECTED.resolve("roce-8gpu.xml")));
+        Document document = parse(xml);
+        assertThat(document.getDocumentElement().getTagName()).isEqualTo("system");
+        assertThat(document.getElementsByTagName("cpu").getLength()).isEqualTo(2);
+        Element firstNet = (Element) document.getElementsByTagName("net").item(0);
+        assertThat(firstNet.getAttribute("name")).isEqualTo("mlx5_1");
+        assertThat(firstNet.getAttribute("speed")).isEqualTo("200000");
+        assertThat(firstNet.getAttribute("gdr")).isEqualTo("1");
+        Element switchUpstream = null;
+        for (int i = 0; i < document.getElementsByTagName("pci").getLength(); i++) {
+            Element pci = (Element) document.getElementsByTagName("pci").item(i);
+            if (pci.getAttribute("busid").equals("0000:11:00.0")) {
+                switchUpstream = pci;
+            }
+        }
+        assertThat(switchUpstream).isNotNull();
+        assertThat(switchUpstream.getElementsByTagName("pci").getLength()).as("3 downstream ports, 2 GPUs and 1 NIC").isEqualTo(6);
+        assertThat(switchUpstream.getElementsByTagName("net").getLength()).isEqualTo(1);
+    }
+
+    @Test
+    void aFileIsCheckedAgainstTheNodesGpusAndNics() {
+        HostTree tree = ExampleNodes.write(ExampleNodes.ROCE, dir);
+        NodeInventory node = NodeDiscovery.discover(tree.root());
+        Sysfs sysfs = new Sysfs(tree.root());
+        String own = NcclTopology.xml(node, sysfs);
+
+        assertThat(NcclTopology.check(own, node, sysfs)).isEmpty();
+        assertThat(NcclTopology.check(own.replace("0000:93:00.0", "0000:99:00.0").replace("\"mlx5_4\"", "\"mlx5_9\""), node, sysfs)).containsExactly(
+                "GPU 0000:99:00.0 of the file is not a PCI function of this node",
+                "<net name=\"mlx5_9\"> names no RDMA device or interface of this node",
+                "GPU 0000:93:00.0 is not in the file: NCCL places it by itself");
+        assertThat(NcclTopology.check("<graphs version=\"1\"/>", node, sysfs)).singleElement().asString().contains("not <system>");
+        assertThat(NcclTopology.check("<system", node, sysfs)).singleElement().asString().startsWith("not NCCL topology XML:");
+    }
+
+    @Test
+    void aVmsPassthroughDevicesHangFromAFlatTree() {
+        NodeInventory guest = NodeDiscovery.discover(KvmGuest.write(HostTree.at(dir.resolve("vm"))).root());
+        NodeInventory server = NodeDiscovery.discover(ExampleNodes.write(ExampleNodes.ROCE, dir.resolve("server")).root());
+
+        assertThat(NcclTopology.flat(guest)).isTrue();
+        assertThat(guest.gpus()).hasSize(4).allMatch(gpu -> gpu.pci().numaNodeOrNone() == -1);
+        assertThat(NcclTopology.flat(server)).isFalse();
+        assertThat(NcclTopology.xml(guest, new Sysfs(Path.of(guest.root())))).contains("<cpu numaid=\"-1\"", "vendor=\"AuthenticAMD\" familyid=\"25\"");
+    }
+}
