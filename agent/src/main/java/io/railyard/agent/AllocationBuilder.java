@@ -23,6 +23,9 @@ import java.util.Set;
 /** Turns the device ids the kubelet allocated into the container's device nodes and NCCL variables. */
 final class AllocationBuilder {
 
+    /** Where a resource's NCCL topology file appears in its containers. */
+    static final String TOPOLOGY_IN_CONTAINER = "/etc/railyard/nccl-topo.xml";
+
     private AllocationBuilder() {}
 
     /**
@@ -31,7 +34,7 @@ final class AllocationBuilder {
      * @throws io.grpc.StatusRuntimeException INVALID_ARGUMENT for an unknown id, FAILED_PRECONDITION for an unhealthy one
      */
     static ContainerAllocateResponse build(Sysfs sysfs, Map<String, PluginDevice> byId, Map<String, PortHealth> healthByPort, List<String> ids,
-            List<Gpu> gpus, ResourceConfig resource) {
+            List<Gpu> gpus, ResourceConfig resource, java.util.Optional<java.nio.file.Path> topology) {
         Set<Port> ports = new LinkedHashSet<>();
         Set<Hca> hcas = new LinkedHashSet<>();
         for (String id : ids) {
@@ -57,6 +60,11 @@ final class AllocationBuilder {
         }
         allocation.deviceNodes().forEach(path -> response.addDevices(readWrite(path)));
         response.putAllEnvs(allocation.env());
+        topology.ifPresent(file -> {
+            response.addMounts(io.railyard.agent.v1beta1.Mount.newBuilder().setHostPath(file.toString()).setContainerPath(TOPOLOGY_IN_CONTAINER)
+                    .setReadOnly(true));
+            response.putEnvs("NCCL_TOPO_FILE", TOPOLOGY_IN_CONTAINER);
+        });
         return response.build();
     }
 

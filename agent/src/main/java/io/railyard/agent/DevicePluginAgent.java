@@ -58,6 +58,14 @@ public final class DevicePluginAgent implements AutoCloseable {
 
     /** Builds the plugins for a node; a port goes to the first resource whose selector matches it. */
     public static DevicePluginAgent create(NodeInventory node, Path root, Path pluginDir, AgentConfig config, Duration pollInterval) {
+        return create(node, root, pluginDir, config, pollInterval, Map.of());
+    }
+
+    /**
+     * @param nodeLabels the node's labels, for resources whose topology file goes by one (empty without API access)
+     */
+    public static DevicePluginAgent create(NodeInventory node, Path root, Path pluginDir, AgentConfig config, Duration pollInterval,
+            Map<String, String> nodeLabels) {
         if (!Files.isDirectory(pluginDir)) {
             throw new AgentConfig.ConfigException("--device-plugin-dir " + pluginDir + " is not a directory: "
                     + "mount the kubelet's device plugin directory (/var/lib/kubelet/device-plugins)");
@@ -68,7 +76,7 @@ public final class DevicePluginAgent implements AutoCloseable {
         for (ResourceConfig resource : config.resources()) {
             List<PluginDevice> devices = PluginDevice.forResource(node, resource, taken);
             LOG.info("{}: {} devices {}", resource.name(), devices.size(), devices.stream().map(PluginDevice::id).toList());
-            plugins.add(new RdmaDevicePlugin(resource, sysfs, devices, node.gpus()));
+            plugins.add(new RdmaDevicePlugin(resource, sysfs, devices, node.gpus(), TopologyFiles.place(pluginDir, resource, nodeLabels)));
         }
         return new DevicePluginAgent(pluginDir, root, plugins, pollInterval);
     }

@@ -40,6 +40,7 @@ final class RdmaDevicePlugin extends DevicePluginGrpc.DevicePluginImplBase {
     private final Sysfs sysfs;
     /** The node's GPUs, for each GPU's nearest allocated NIC. */
     private final List<Gpu> gpus;
+    private final java.util.Optional<java.nio.file.Path> topology;
     /** Replaced whole, never changed in place: Allocate and the health poll read it without a lock. */
     private volatile Map<String, PluginDevice> byId;
     private final Set<ServerCallStreamObserver<ListAndWatchResponse>> watchers = ConcurrentHashMap.newKeySet();
@@ -48,8 +49,10 @@ final class RdmaDevicePlugin extends DevicePluginGrpc.DevicePluginImplBase {
     private final LongAdder refusedAllocations = new LongAdder();
     private ListAndWatchResponse current;
 
-    RdmaDevicePlugin(ResourceConfig resource, Sysfs sysfs, List<PluginDevice> devices, List<Gpu> gpus) {
+    /** @param topology the host path of the NCCL topology file its containers get mounted, if the resource names one here */
+    RdmaDevicePlugin(ResourceConfig resource, Sysfs sysfs, List<PluginDevice> devices, List<Gpu> gpus, java.util.Optional<java.nio.file.Path> topology) {
         this.resource = resource;
+        this.topology = topology;
         this.sysfs = sysfs;
         this.gpus = List.copyOf(gpus);
         Map<String, PluginDevice> initial = new LinkedHashMap<>();
@@ -148,7 +151,8 @@ final class RdmaDevicePlugin extends DevicePluginGrpc.DevicePluginImplBase {
         AllocateResponse.Builder response = AllocateResponse.newBuilder();
         try {
             for (ContainerAllocateRequest container : request.getContainerRequestsList()) {
-                response.addContainerResponses(AllocationBuilder.build(sysfs, byId, healthByPort, container.getDevicesIdsList(), gpus, resource));
+                response.addContainerResponses(AllocationBuilder.build(sysfs, byId, healthByPort, container.getDevicesIdsList(), gpus, resource,
+                        topology));
             }
             request.getContainerRequestsList().forEach(container -> container.getDevicesIdsList()
                     .forEach(id -> allocations.computeIfAbsent(id, k -> new LongAdder()).increment()));

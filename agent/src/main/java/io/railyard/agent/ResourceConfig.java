@@ -12,9 +12,10 @@ import java.util.regex.Pattern;
  *
  * @param pkey a partition key every allocated port must have ({@code 0x8001}); null: the default partition
  * @param serviceLevel the InfiniBand service level for NCCL_IB_SL; null: none set
+ * @param topology the NCCL topology file its containers get as NCCL_TOPO_FILE; null: none
  */
 public record ResourceConfig(String name, Mode mode, int slotsPerPort, PortSelector selector, boolean managementDatagrams, Integer pkey,
-        Integer serviceLevel, Environment environment) {
+        Integer serviceLevel, Environment environment, Topology topology) {
     private static final Pattern NAME = Pattern.compile("[a-z0-9]([-a-z0-9.]*[a-z0-9])?/[A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?");
 
     public enum Mode {
@@ -36,6 +37,29 @@ public record ResourceConfig(String name, Mode mode, int slotsPerPort, PortSelec
         }
     }
 
+    /**
+     * Which NCCL topology file the resource's containers get: one {@code file} for every node, or by the value of a
+     * node label ({@code nodeLabel: node.kubernetes.io/instance-type}, {@code files: {Standard_ND96isr_H100_v5: ...}}),
+     * for VMs whose flat PCI tree hides where GPUs and NICs sit. Paths are the agent's (a ConfigMap mounted in it).
+     */
+    public record Topology(String file, String nodeLabel, java.util.Map<String, String> files) {
+        @JsonCreator
+        public Topology(@JsonProperty("file") String file, @JsonProperty("nodeLabel") String nodeLabel,
+                @JsonProperty("files") java.util.Map<String, String> files) {
+            this.file = file;
+            this.nodeLabel = nodeLabel;
+            this.files = files == null ? java.util.Map.of() : java.util.Map.copyOf(files);
+            if ((file == null) == (nodeLabel == null) || nodeLabel != null && this.files.isEmpty() || file != null && !this.files.isEmpty()) {
+                throw new IllegalArgumentException("topology: give either file, or nodeLabel with files (label value: file)");
+            }
+        }
+
+        /** The file for a node with these labels; none when the label's value has no file. */
+        public java.util.Optional<String> fileFor(java.util.Map<String, String> nodeLabels) {
+            return file != null ? java.util.Optional.of(file) : java.util.Optional.ofNullable(files.get(nodeLabels.get(nodeLabel)));
+        }
+    }
+
     @JsonCreator
     public ResourceConfig(
             @JsonProperty("name") String name,
@@ -45,7 +69,8 @@ public record ResourceConfig(String name, Mode mode, int slotsPerPort, PortSelec
             @JsonProperty("managementDatagrams") Boolean managementDatagrams,
             @JsonProperty("pkey") String pkey,
             @JsonProperty("serviceLevel") Integer serviceLevel,
-            @JsonProperty("environment") Environment environment) {
+            @JsonProperty("environment") Environment environment,
+            @JsonProperty("topology") Topology topology) {
         this(name == null ? AgentConfig.DEFAULT_RESOURCE : name,
                 mode == null ? Mode.EXCLUSIVE : mode,
                 slotsPerPort == null ? 1 : slotsPerPort,
@@ -53,12 +78,13 @@ public record ResourceConfig(String name, Mode mode, int slotsPerPort, PortSelec
                 Boolean.TRUE.equals(managementDatagrams),
                 pkey == null ? null : io.railyard.node.PKey.parse(pkey),
                 serviceLevel,
-                environment == null ? Environment.ALL : environment);
+                environment == null ? Environment.ALL : environment,
+                topology);
     }
 
     /** A resource with Railyard's defaults beside the given name, mode, slots, selector and umad choice. */
     public ResourceConfig(String name, Mode mode, int slotsPerPort, PortSelector selector, boolean managementDatagrams) {
-        this(name, mode, slotsPerPort, selector, managementDatagrams, null, null, Environment.ALL);
+        this(name, mode, slotsPerPort, selector, managementDatagrams, null, null, Environment.ALL, null);
     }
 
     public ResourceConfig {
@@ -77,7 +103,7 @@ public record ResourceConfig(String name, Mode mode, int slotsPerPort, PortSelec
     }
 
     static ResourceConfig defaults() {
-        return new ResourceConfig(null, null, null, null, null, null, null, null);
+        return new ResourceConfig(null, null, null, null, null, null, null, null, null);
     }
 
     /** The socket file name in the device plugin directory: {@code railyard-rdma-rdma.sock}. */

@@ -112,6 +112,34 @@ class AgentConfigTest {
     }
 
     @Test
+    void aResourcesPartitionServiceLevelLibrariesAndTopologyFile() throws Exception {
+        ResourceConfig resource = AgentConfig.load(write("""
+                resources:
+                  - name: rdma/ib
+                    pkey: '0x8001'
+                    serviceLevel: 3
+                    environment: {ucx: false}
+                    topology: {nodeLabel: node.kubernetes.io/instance-type, files: {Standard_ND96isr_H100_v5: /etc/railyard/topology/ndv5.xml}}
+                """)).resources().getFirst();
+
+        assertThat(resource.pkey()).isEqualTo(0x8001);
+        assertThat(resource.serviceLevel()).isEqualTo(3);
+        assertThat(resource.environment()).isEqualTo(new ResourceConfig.Environment(true, false, true, true));
+        assertThat(resource.topology().fileFor(java.util.Map.of("node.kubernetes.io/instance-type", "Standard_ND96isr_H100_v5")))
+                .contains("/etc/railyard/topology/ndv5.xml");
+        assertThat(resource.topology().fileFor(java.util.Map.of("node.kubernetes.io/instance-type", "Standard_ND40rs_v2"))).isEmpty();
+
+        assertThatThrownBy(() -> AgentConfig.load(write("resources: [{pkey: '0x8000'}]\n")))
+                .hasMessageContaining("P_Key 0x8000 is not a partition key");
+        assertThatThrownBy(() -> AgentConfig.load(write("resources: [{serviceLevel: 16}]\n")))
+                .hasMessageContaining("serviceLevel is 16: an InfiniBand service level is 0-15");
+        assertThatThrownBy(() -> AgentConfig.load(write("resources: [{environment: {nccl: false}}]\n")))
+                .hasMessageContaining("unknown key 'nccl'");
+        assertThatThrownBy(() -> AgentConfig.load(write("resources: [{topology: {file: /a.xml, nodeLabel: x}}]\n")))
+                .hasMessageContaining("topology: give either file, or nodeLabel with files");
+    }
+
+    @Test
     void preferredAllocationFillsFromTheMostPopulatedNumaNode() {
         NodeInventory node = NodeDiscovery.discover(ExampleNodes.write(ExampleNodes.TWELVE_HCAS, dir.resolve("node")).root());
         java.util.Map<String, PluginDevice> byId = new java.util.LinkedHashMap<>();

@@ -351,6 +351,23 @@ class DevicePluginIT {
                 e -> assertThat(e.getStatus().getDescription()).startsWith("the ports hold P_Key 0x8001 at different indexes (mlx5_0:1 at 1, mlx5_3:1 at 2)"));
     }
 
+    @Test
+    void aResourcesTopologyFileIsMountedIntoItsContainersAsNcclTopoFile() throws Exception {
+        Path file = Files.writeString(dir.resolve("ndv5-topo.xml"), "<system version=\"1\">\n  <cpu numaid=\"0\"/>\n</system>\n");
+        DevicePluginGrpc.DevicePluginBlockingStub plugin = start(ExampleNodes.ROCE,
+                config("resources: [{name: rdma/rdma, topology: {file: '" + file + "'}}]\n"));
+
+        ContainerAllocateResponse response = plugin.allocate(request("mlx5_1:1")).getContainerResponses(0);
+
+        assertThat(response.getEnvsMap()).containsEntry("NCCL_TOPO_FILE", "/etc/railyard/nccl-topo.xml");
+        assertThat(response.getMountsList()).singleElement().satisfies(mount -> {
+            assertThat(mount.getContainerPath()).isEqualTo("/etc/railyard/nccl-topo.xml");
+            assertThat(mount.getReadOnly()).isTrue();
+            assertThat(Path.of(mount.getHostPath())).as("a copy the kubelet can see, beside the plugin sockets")
+                    .startsWith(dir.resolve("device-plugins")).hasSameTextualContentAs(file);
+        });
+    }
+
     private static AllocateRequest request(String... ids) {
         return AllocateRequest.newBuilder().addContainerRequests(ContainerAllocateRequest.newBuilder().addAllDevicesIds(List.of(ids))).build();
     }

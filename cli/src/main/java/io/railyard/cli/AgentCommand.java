@@ -156,9 +156,24 @@ final class AgentCommand implements Callable<Integer> {
 
     private DevicePluginAgent devicePlugin(NodeInventory node, Path root, AgentConfig agentConfig) {
         try {
-            return DevicePluginAgent.create(node, root, pluginDir, agentConfig, Duration.ofMillis(pollIntervalMillis));
+            return DevicePluginAgent.create(node, root, pluginDir, agentConfig, Duration.ofMillis(pollIntervalMillis), nodeLabels(agentConfig));
         } catch (AgentConfig.ConfigException e) {
             throw new Railyard.UsageException(e.getMessage());
+        }
+    }
+
+    /** The Node's labels, read only when a resource's topology file goes by one; none without API access. */
+    private Map<String, String> nodeLabels(AgentConfig agentConfig) {
+        boolean byLabel = agentConfig.resources().stream().anyMatch(r -> r.topology() != null && r.topology().nodeLabel() != null);
+        if (!byLabel || noKubernetes || nodeName == null || nodeName.isBlank()) {
+            return Map.of();
+        }
+        try (KubernetesClient client = KubeClients.connect(kubeconfig)) {
+            io.fabric8.kubernetes.api.model.Node self = client.nodes().withName(nodeName).get();
+            return self == null || self.getMetadata().getLabels() == null ? Map.of() : self.getMetadata().getLabels();
+        } catch (KubernetesClientException | KubeClients.ClusterException | Railyard.UsageException e) {
+            log().warn("cannot read node {}'s labels ({}): no topology file by node label", nodeName, e.getMessage().lines().findFirst().orElse(""));
+            return Map.of();
         }
     }
 

@@ -204,6 +204,12 @@ class HelmChartIT {
                 .allSatisfy(o -> assertThat(o.path("metadata").path("labels").path("team").asText()).isEqualTo("ml"));
         assertThat(elsewhere.get("ConfigMap/railyard-agent").path("data").path("agent.yaml").asText()).contains("name: rdma/roce");
 
+        JsonNode topology = render("agent.topologyFiles.ndv5-topo\\.xml=<system version=\"1\"/>", "agent.config.resources[0].name=rdma/ib",
+                "agent.config.resources[0].topology.file=/etc/railyard/ndv5-topo.xml").get("ConfigMap/railyard-agent").path("data");
+        assertThat(topology.path("ndv5-topo.xml").asText()).as("beside agent.yaml, at /etc/railyard in the agent").isEqualTo("<system version=\"1\"/>\n");
+        assertThat(io.railyard.agent.AgentConfig.load(Files.writeString(Files.createTempFile("agent", ".yaml"), topology.path("agent.yaml").asText()))
+                .resources().getFirst().topology().file()).isEqualTo("/etc/railyard/ndv5-topo.xml");
+
         String health = render("agent.nodeHealth.taint.enabled=true", "agent.nodeHealth.expectedPorts=8").get("ConfigMap/railyard-agent")
                 .path("data").path("agent.yaml").asText();
         Path agentYaml = Files.writeString(Files.createTempFile("agent", ".yaml"), health);

@@ -51,6 +51,14 @@ class NcclTopologyTest {
     }
 
     @Test
+    void anInfiniBandServerHasAnInfiniBandNetOnEachNic() throws Exception {
+        HostTree tree = ExampleNodes.write(ExampleNodes.INFINIBAND, dir);
+
+        assertThat(NcclTopology.xml(NodeDiscovery.discover(tree.root()), new Sysfs(tree.root())))
+                .isEqualTo(Files.readString(EXPECTED.resolve("ib-8gpu.xml")));
+    }
+
+    @Test
     void aFileIsCheckedAgainstTheNodesGpusAndNics() {
         HostTree tree = ExampleNodes.write(ExampleNodes.ROCE, dir);
         NodeInventory node = NodeDiscovery.discover(tree.root());
