@@ -74,6 +74,33 @@ class NcclTopologyTest {
         assertThat(NcclTopology.check("<system", node, sysfs)).singleElement().asString().startsWith("not NCCL topology XML:");
     }
 
+    /**
+     * A file in the shape the clouds publish for their GPU VMs (Azure's HPC images' ndv4-topo.xml: devices placed under
+     * switches the VM does not show, bus IDs that do, no <gpu> or <nic> children), for this test's VM.
+     */
+    @Test
+    void aCloudStyleFileWithInventedSwitchesMatchesTheVmItWasWrittenFor() {
+        HostTree tree = KvmGuest.write(HostTree.at(dir.resolve("vm")));
+        NodeInventory guest = NodeDiscovery.discover(tree.root());
+        StringBuilder file = new StringBuilder("<system version=\"1\">\n");
+        for (int numa = 0; numa < 2; numa++) {
+            file.append("  <cpu numaid=\"").append(numa).append("\" affinity=\"0000ffff,0000ffff\" arch=\"x86_64\" vendor=\"AuthenticAMD\" familyid=\"25\" modelid=\"1\">\n")
+                    .append("    <pci busid=\"ffff:ff:0").append(numa + 1).append(".0\" class=\"0x060400\" link_speed=\"16 GT/s\" link_width=\"16\">\n");
+            for (int pair = 0; pair < 2; pair++) {
+                int index = numa * 2 + pair;
+                file.append(String.format("      <pci busid=\"0000:00:%02x.0\" class=\"0x030200\" link_speed=\"16 GT/s\" link_width=\"16\"/>%n", 0x05 + index))
+                        .append(String.format("      <pci busid=\"0000:00:%02x.0\" class=\"0x020000\" link_speed=\"16 GT/s\" link_width=\"16\"/>%n", 0x0d + index));
+            }
+            file.append("    </pci>\n  </cpu>\n");
+        }
+        file.append("</system>\n");
+
+        assertThat(NcclTopology.check(file.toString(), guest, new Sysfs(tree.root()))).isEmpty();
+        assertThat(NcclTopology.check(file.toString().replace("0000:00:0e.0", "0000:00:1e.0"), guest, new Sysfs(tree.root())))
+                .containsExactly("NIC 0000:00:1e.0 of the file is not a PCI function of this node",
+                        "NIC mlx5_1 (0000:00:0e.0) is not in the file: NCCL places it by itself");
+    }
+
     @Test
     void aVmsPassthroughDevicesHangFromAFlatTree() {
         NodeInventory guest = NodeDiscovery.discover(KvmGuest.write(HostTree.at(dir.resolve("vm"))).root());
