@@ -1,40 +1,52 @@
 package io.railyard.agent;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import io.grpc.Status;
 import io.railyard.agent.v1beta1.ContainerAllocateResponse;
 import io.railyard.agent.v1beta1.DeviceSpec;
-import io.railyard.node.CharDevice;
 import io.railyard.node.Gpu;
 import io.railyard.node.Hca;
-import io.railyard.node.NcclEnvironment;
-import io.railyard.node.Netdev;
-import io.railyard.node.PciDevice;
 import io.railyard.node.Port;
 import io.railyard.node.Sysfs;
-import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
-/** Turns the device ids the kubelet allocated into the container's device nodes and NCCL variables. */
+/**
+ * Turns the device ids the kubelet allocated into the container's device nodes, NCCL's and the other libraries'
+ * variables and the topology file, for one resource. The variables depend only on the ports, so each set of ports has
+ * them computed once; the device nodes are looked for on every call (a node can go away).
+ */
 final class AllocationBuilder {
-
     /** Where a resource's NCCL topology file appears in its containers. */
     static final String TOPOLOGY_IN_CONTAINER = "/etc/railyard/nccl-topo.xml";
+    /** Distinct port sets remembered; a node has few, and a bound keeps a misbehaving caller from growing it. */
+    private static final int REMEMBERED = 1024;
 
-    private AllocationBuilder() {}
+    private final Sysfs sysfs;
+    private final List<Gpu> gpus;
+    private final ResourceConfig resource;
+    private final java.util.Optional<java.nio.file.Path> topology;
+    private final Map<List<String>, Map<String, String>> environments = new java.util.concurrent.ConcurrentHashMap<>();
+
+    /**
+     * @param gpus the node's GPUs, for each GPU's nearest allocated NIC
+     * @param topology the host path of the NCCL topology file its containers get mounted, if the resource names one here
+     */
+    AllocationBuilder(Sysfs sysfs, List<Gpu> gpus, ResourceConfig resource, java.util.Optional<java.nio.file.Path> topology) {
+        this.sysfs = sysfs;
+        this.gpus = List.copyOf(gpus);
+        this.resource = resource;
+        this.topology = topology;
+    }
 
     /**
      * The response for one container.
      *
      * @throws io.grpc.StatusRuntimeException INVALID_ARGUMENT for an unknown id, FAILED_PRECONDITION for an unhealthy one
+     *     or one the resource's settings refuse
      */
-    static ContainerAllocateResponse build(Sysfs sysfs, Map<String, PluginDevice> byId, Map<String, PortHealth> healthByPort, List<String> ids,
-            List<Gpu> gpus, ResourceConfig resource, java.util.Optional<java.nio.file.Path> topology) {
+    ContainerAllocateResponse build(Map<String, PluginDevice> byId, Map<String, PortHealth> healthByPort, List<String> ids) {
         Set<Port> ports = new LinkedHashSet<>();
         Set<Hca> hcas = new LinkedHashSet<>();
         for (String id : ids) {
@@ -51,15 +63,10 @@ final class AllocationBuilder {
             ports.add(device.port());
             hcas.add(device.hca());
         }
+        List<Port> sorted = ports.stream().sorted(Port.BY_DEVICE).toList();
         ContainerAllocateResponse.Builder response = ContainerAllocateResponse.newBuilder();
-        PortAllocation allocation;
-        try {
-            allocation = PortAllocation.of(sysfs, new ArrayList<>(ports), hcas, gpus, resource);
-        } catch (PortAllocation.Refused e) {
-            throw Status.FAILED_PRECONDITION.withDescription(e.getMessage()).asRuntimeException();
-        }
-        allocation.deviceNodes().forEach(path -> response.addDevices(readWrite(path)));
-        response.putAllEnvs(allocation.env());
+        PortAllocation.deviceNodes(sysfs, sorted, hcas, resource).forEach(path -> response.addDevices(readWrite(path)));
+        response.putAllEnvs(environment(sorted, hcas));
         topology.ifPresent(file -> {
             response.addMounts(io.railyard.agent.v1beta1.Mount.newBuilder().setHostPath(file.toString()).setContainerPath(TOPOLOGY_IN_CONTAINER)
                     .setReadOnly(true));
@@ -68,8 +75,25 @@ final class AllocationBuilder {
         return response.build();
     }
 
+    private Map<String, String> environment(List<Port> ports, Set<Hca> hcas) {
+        List<String> key = ports.stream().map(Port::id).toList();
+        Map<String, String> known = environments.get(key);
+        if (known != null) {
+            return known;
+        }
+        Map<String, String> env;
+        try {
+            env = Map.copyOf(PortAllocation.environment(ports, hcas, gpus, resource));
+        } catch (PortAllocation.Refused e) {
+            throw Status.FAILED_PRECONDITION.withDescription(e.getMessage()).asRuntimeException();
+        }
+        if (environments.size() < REMEMBERED) {
+            environments.put(key, env);
+        }
+        return env;
+    }
+
     private static DeviceSpec readWrite(String path) {
         return DeviceSpec.newBuilder().setContainerPath(path).setHostPath(path).setPermissions("rw").build();
     }
-
 }

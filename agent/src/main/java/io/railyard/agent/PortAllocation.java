@@ -46,6 +46,11 @@ public record PortAllocation(List<String> deviceNodes, Map<String, String> env) 
      */
     public static PortAllocation of(Sysfs sysfs, List<Port> requested, Collection<Hca> hcas, List<Gpu> gpus, ResourceConfig resource) {
         List<Port> ports = requested.stream().sorted(Port.BY_DEVICE).toList();
+        return new PortAllocation(deviceNodes(sysfs, ports, hcas, resource), environment(ports, hcas, gpus, resource));
+    }
+
+    /** The HCAs' uverbs nodes and rdma_cm that exist on the host; the ports' umad only for a resource that asks for it. */
+    static List<String> deviceNodes(Sysfs sysfs, List<Port> ports, Collection<Hca> hcas, ResourceConfig resource) {
         List<String> nodes = new ArrayList<>();
         for (Hca hca : hcas) {
             for (CharDevice device : hca.charDevices()) {
@@ -59,10 +64,19 @@ public record PortAllocation(List<String> deviceNodes, Map<String, String> env) 
         if (sysfs.exists(sysfs.resolve("dev/infiniband/rdma_cm"))) {
             nodes.add("/dev/infiniband/rdma_cm");
         }
+        return List.copyOf(nodes);
+    }
+
+    /**
+     * The variables for the ports, in device order: a function of the ports and the node alone.
+     *
+     * @throws Refused when the resource's settings cannot be met on these ports
+     */
+    static Map<String, String> environment(List<Port> ports, Collection<Hca> hcas, List<Gpu> gpus, ResourceConfig resource) {
         Map<String, String> env = new LinkedHashMap<>(NcclEnvironment.forPorts(ports));
         env.putAll(LibraryEnvironment.of(ports, hcas, gpus, resource));
         env.put(DEVICES_ENV, describe(ports, hcas));
-        return new PortAllocation(List.copyOf(nodes), env);
+        return env;
     }
 
     /** JSON for programs in the container: each port's HCA, number, link layer, netdev, GID index, NUMA node, PCI address. */

@@ -38,9 +38,7 @@ final class RdmaDevicePlugin extends DevicePluginGrpc.DevicePluginImplBase {
 
     private final ResourceConfig resource;
     private final Sysfs sysfs;
-    /** The node's GPUs, for each GPU's nearest allocated NIC. */
-    private final List<Gpu> gpus;
-    private final java.util.Optional<java.nio.file.Path> topology;
+    private final AllocationBuilder builder;
     /** Replaced whole, never changed in place: Allocate and the health poll read it without a lock. */
     private volatile Map<String, PluginDevice> byId;
     private final Set<ServerCallStreamObserver<ListAndWatchResponse>> watchers = ConcurrentHashMap.newKeySet();
@@ -52,9 +50,8 @@ final class RdmaDevicePlugin extends DevicePluginGrpc.DevicePluginImplBase {
     /** @param topology the host path of the NCCL topology file its containers get mounted, if the resource names one here */
     RdmaDevicePlugin(ResourceConfig resource, Sysfs sysfs, List<PluginDevice> devices, List<Gpu> gpus, java.util.Optional<java.nio.file.Path> topology) {
         this.resource = resource;
-        this.topology = topology;
         this.sysfs = sysfs;
-        this.gpus = List.copyOf(gpus);
+        this.builder = new AllocationBuilder(sysfs, gpus, resource, topology);
         Map<String, PluginDevice> initial = new LinkedHashMap<>();
         devices.forEach(device -> initial.put(device.id(), device));
         byId = Collections.unmodifiableMap(initial);
@@ -151,8 +148,7 @@ final class RdmaDevicePlugin extends DevicePluginGrpc.DevicePluginImplBase {
         AllocateResponse.Builder response = AllocateResponse.newBuilder();
         try {
             for (ContainerAllocateRequest container : request.getContainerRequestsList()) {
-                response.addContainerResponses(AllocationBuilder.build(sysfs, byId, healthByPort, container.getDevicesIdsList(), gpus, resource,
-                        topology));
+                response.addContainerResponses(builder.build(byId, healthByPort, container.getDevicesIdsList()));
             }
             request.getContainerRequestsList().forEach(container -> container.getDevicesIdsList()
                     .forEach(id -> allocations.computeIfAbsent(id, k -> new LongAdder()).increment()));
