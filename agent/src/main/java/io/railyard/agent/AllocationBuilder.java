@@ -18,8 +18,6 @@ import java.util.Set;
  * them computed once; the device nodes are looked for on every call (a node can go away).
  */
 final class AllocationBuilder {
-    /** Where a resource's NCCL topology file appears in its containers. */
-    static final String TOPOLOGY_IN_CONTAINER = "/etc/railyard/nccl-topo.xml";
     /** Distinct port sets remembered; a node has few, and a bound keeps a misbehaving caller from growing it. */
     private static final int REMEMBERED = 1024;
 
@@ -67,11 +65,8 @@ final class AllocationBuilder {
         ContainerAllocateResponse.Builder response = ContainerAllocateResponse.newBuilder();
         PortAllocation.deviceNodes(sysfs, sorted, hcas, resource).forEach(path -> response.addDevices(readWrite(path)));
         response.putAllEnvs(environment(sorted, hcas));
-        topology.ifPresent(file -> {
-            response.addMounts(io.railyard.agent.v1beta1.Mount.newBuilder().setHostPath(file.toString()).setContainerPath(TOPOLOGY_IN_CONTAINER)
-                    .setReadOnly(true));
-            response.putEnvs("NCCL_TOPO_FILE", TOPOLOGY_IN_CONTAINER);
-        });
+        PortAllocation.mounts(topology).forEach(mount -> response.addMounts(io.railyard.agent.v1beta1.Mount.newBuilder()
+                .setHostPath(mount.hostPath()).setContainerPath(mount.containerPath()).setReadOnly(true)));
         return response.build();
     }
 
@@ -83,7 +78,7 @@ final class AllocationBuilder {
         }
         Map<String, String> env;
         try {
-            env = Map.copyOf(PortAllocation.environment(ports, hcas, gpus, resource));
+            env = Map.copyOf(PortAllocation.environment(ports, hcas, gpus, resource, topology));
         } catch (PortAllocation.Refused e) {
             throw Status.FAILED_PRECONDITION.withDescription(e.getMessage()).asRuntimeException();
         }

@@ -24,9 +24,15 @@ import java.util.Map;
  * speak) only where the resource asks for them.
  *
  * @param deviceNodes paths under /dev, the same in the container as on the host
+ * @param mounts files bound read-only into the container: the resource's NCCL topology file
  */
-public record PortAllocation(List<String> deviceNodes, Map<String, String> env) {
+public record PortAllocation(List<String> deviceNodes, Map<String, String> env, List<Mount> mounts) {
     public static final String DEVICES_ENV = "RAILYARD_RDMA_DEVICES";
+    /** Where a resource's NCCL topology file appears in its containers. */
+    public static final String TOPOLOGY_IN_CONTAINER = "/etc/railyard/nccl-topo.xml";
+
+    /** A host file bound read-only into the container. */
+    public record Mount(String hostPath, String containerPath) {}
     private static final ObjectMapper JSON = new ObjectMapper();
 
     /** A set of ports the resource cannot give a container (a port without the resource's partition key). */
@@ -42,11 +48,17 @@ public record PortAllocation(List<String> deviceNodes, Map<String, String> env) 
      * nodes list the same rails in the same places.
      *
      * @param gpus the node's GPUs, for RAILYARD_GPU_NICS
+     * @param topology the host path of the resource's NCCL topology file, if it has one on this node
      * @throws Refused when the resource's settings cannot be met on these ports
      */
-    public static PortAllocation of(Sysfs sysfs, List<Port> requested, Collection<Hca> hcas, List<Gpu> gpus, ResourceConfig resource) {
+    public static PortAllocation of(Sysfs sysfs, List<Port> requested, Collection<Hca> hcas, List<Gpu> gpus, ResourceConfig resource,
+            java.util.Optional<java.nio.file.Path> topology) {
         List<Port> ports = requested.stream().sorted(Port.BY_DEVICE).toList();
-        return new PortAllocation(deviceNodes(sysfs, ports, hcas, resource), environment(ports, hcas, gpus, resource));
+        return new PortAllocation(deviceNodes(sysfs, ports, hcas, resource), environment(ports, hcas, gpus, resource, topology), mounts(topology));
+    }
+
+    static List<Mount> mounts(java.util.Optional<java.nio.file.Path> topology) {
+        return topology.map(file -> List.of(new Mount(file.toString(), TOPOLOGY_IN_CONTAINER))).orElse(List.of());
     }
 
     /** The HCAs' uverbs nodes and rdma_cm that exist on the host; the ports' umad only for a resource that asks for it. */
@@ -72,9 +84,11 @@ public record PortAllocation(List<String> deviceNodes, Map<String, String> env) 
      *
      * @throws Refused when the resource's settings cannot be met on these ports
      */
-    static Map<String, String> environment(List<Port> ports, Collection<Hca> hcas, List<Gpu> gpus, ResourceConfig resource) {
+    static Map<String, String> environment(List<Port> ports, Collection<Hca> hcas, List<Gpu> gpus, ResourceConfig resource,
+            java.util.Optional<java.nio.file.Path> topology) {
         Map<String, String> env = new LinkedHashMap<>(NcclEnvironment.forPorts(ports));
         env.putAll(LibraryEnvironment.of(ports, hcas, gpus, resource));
+        topology.ifPresent(file -> env.put("NCCL_TOPO_FILE", TOPOLOGY_IN_CONTAINER));
         env.put(DEVICES_ENV, describe(ports, hcas));
         return env;
     }

@@ -11,16 +11,16 @@ import org.slf4j.LoggerFactory;
 
 /**
  * A resource's NCCL topology file, put where the kubelet can mount it into containers. The file the config names is
- * the agent's (a ConfigMap mounted in it), which the kubelet cannot see; a copy beside the plugin sockets, in the
- * kubelet's device plugin directory that the DaemonSet mounts at the host's own path, it can.
+ * the agent's (a ConfigMap mounted in it), which the kubelet cannot see; a copy beside the plugin sockets (the device
+ * plugin directory, or the DRA driver's plugin directory), which the DaemonSet mounts at the host's own path, it can.
  */
-final class TopologyFiles {
+public final class TopologyFiles {
     private static final Logger LOG = LoggerFactory.getLogger(TopologyFiles.class);
 
     private TopologyFiles() {}
 
     /** The host path of the copy; none when the resource names no file, or none for this node's label value. */
-    static Optional<Path> place(Path pluginDir, ResourceConfig resource, Map<String, String> nodeLabels) {
+    public static Optional<Path> place(Path pluginDir, ResourceConfig resource, Map<String, String> nodeLabels) {
         if (resource.topology() == null) {
             return Optional.empty();
         }

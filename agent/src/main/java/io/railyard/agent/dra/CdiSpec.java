@@ -52,6 +52,11 @@ final class CdiSpec {
             Map<String, Object> edits = new LinkedHashMap<>();
             edits.put("env", env);
             edits.put("deviceNodes", nodes);
+            if (!allocation.mounts().isEmpty()) {
+                edits.put("mounts", allocation.mounts().stream().<Map<String, Object>>map(mount -> new LinkedHashMap<>(Map.of(
+                        "hostPath", mount.hostPath(), "containerPath", mount.containerPath(), "options", List.of("ro", "nosuid", "nodev", "bind"))))
+                        .toList());
+            }
             Map<String, Object> device = new LinkedHashMap<>();
             device.put("name", deviceName(claimUid, request));
             device.put("containerEdits", edits);

@@ -5,6 +5,7 @@ import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaim;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.railyard.agent.PortAllocation;
+import io.railyard.agent.ResourceConfig;
 import io.railyard.agent.PortHealth;
 import io.railyard.node.Gpu;
 import io.railyard.node.Hca;
@@ -51,10 +52,13 @@ final class ClaimPreparer {
     private final Supplier<Map<String, DraDevice>> devices;
     private final Function<String, PortHealth> health;
     private final List<Gpu> gpus;
+    /** Each resource's NCCL topology file on the host, by resource name. */
+    private final Function<String, java.util.Optional<Path>> topologies;
     private final Object[] locks = new Object[64];
 
     ClaimPreparer(KubernetesClient client, String driver, String pool, Path cdiDir, ClaimCheckpoint checkpoint, Sysfs sysfs,
-            Supplier<Map<String, DraDevice>> devices, Function<String, PortHealth> health, List<Gpu> gpus) {
+            Supplier<Map<String, DraDevice>> devices, Function<String, PortHealth> health, List<Gpu> gpus,
+            Function<String, java.util.Optional<Path>> topologies) {
         this.client = client;
         this.driver = driver;
         this.pool = pool;
@@ -64,6 +68,7 @@ final class ClaimPreparer {
         this.devices = devices;
         this.health = health;
         this.gpus = List.copyOf(gpus);
+        this.topologies = topologies;
         for (int i = 0; i < locks.length; i++) {
             locks[i] = new Object();
         }
@@ -155,7 +160,8 @@ final class ClaimPreparer {
             byRequest.forEach((request, list) -> {
                 List<Port> ports = list.stream().map(d -> d.device().port()).toList();
                 Set<Hca> hcas = new LinkedHashSet<>(list.stream().map(d -> d.device().hca()).toList());
-                allocations.put(request, PortAllocation.of(sysfs, ports, hcas, gpus, list.getFirst().resource()));
+                ResourceConfig resource = list.getFirst().resource();
+                allocations.put(request, PortAllocation.of(sysfs, ports, hcas, gpus, resource, topologies.apply(resource.name())));
             });
         } catch (PortAllocation.Refused e) {
             return Result.failed(what + ": " + e.getMessage());

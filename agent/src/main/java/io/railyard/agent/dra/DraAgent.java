@@ -5,6 +5,7 @@ import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.railyard.agent.AgentConfig;
 import io.railyard.agent.PluginServer;
 import io.railyard.agent.PortHealth;
+import io.railyard.agent.TopologyFiles;
 import io.railyard.node.Gpu;
 import io.railyard.node.NodeDiscovery;
 import io.railyard.node.NodeInventory;
@@ -66,7 +67,8 @@ public final class DraAgent implements AutoCloseable {
     private PluginServer draServer;
     private PluginServer registrationServer;
 
-    private DraAgent(Options options, Path root, AgentConfig config, List<DraDevice> devices, KubernetesClient client, List<Gpu> gpus) {
+    private DraAgent(Options options, Path root, AgentConfig config, List<DraDevice> devices, KubernetesClient client, List<Gpu> gpus,
+            Map<String, java.util.Optional<Path>> topologies) {
         this.options = options;
         this.root = root;
         this.config = config;
@@ -77,7 +79,8 @@ public final class DraAgent implements AutoCloseable {
         this.slices = new SlicePublisher(client, options.driver(), options.nodeName());
         ClaimCheckpoint checkpoint = new ClaimCheckpoint(options.pluginDir().resolve("claims"));
         ClaimPreparer preparer = new ClaimPreparer(client, options.driver(), options.nodeName(), options.cdiDir(), checkpoint, sysfs,
-                () -> this.devices, name -> lastHealth.getOrDefault(name, new PortHealth(false, "not read yet")), gpus);
+                () -> this.devices, name -> lastHealth.getOrDefault(name, new PortHealth(false, "not read yet")), gpus,
+                resource -> topologies.getOrDefault(resource, java.util.Optional.empty()));
         this.registrar = new DraServices.Registrar(options.driver(), options.draSocket().toString());
         this.v1 = new DraServices.V1(preparer);
         this.health = new DraServices.Health(options.nodeName());
@@ -92,7 +95,26 @@ public final class DraAgent implements AutoCloseable {
         }
         List<DraDevice> devices = DraDevice.forNode(node, config);
         LOG.info("DRA driver {}: {} devices {}", options.driver(), devices.size(), devices.stream().map(DraDevice::name).toList());
-        return new DraAgent(options, root, config, devices, client, node.gpus());
+        Map<String, java.util.Optional<Path>> topologies = new LinkedHashMap<>();
+        Map<String, String> labels = nodeLabels(client, options.nodeName(), config);
+        for (io.railyard.agent.ResourceConfig resource : config.resources()) {
+            topologies.put(resource.name(), TopologyFiles.place(options.pluginDir(), resource, labels));
+        }
+        return new DraAgent(options, root, config, devices, client, node.gpus(), topologies);
+    }
+
+    /** The Node's labels, read only when a resource's topology file goes by one. */
+    private static Map<String, String> nodeLabels(KubernetesClient client, String nodeName, AgentConfig config) {
+        if (config.resources().stream().noneMatch(r -> r.topology() != null && r.topology().nodeLabel() != null)) {
+            return Map.of();
+        }
+        try {
+            io.fabric8.kubernetes.api.model.Node self = client.nodes().withName(nodeName).get();
+            return self == null || self.getMetadata().getLabels() == null ? Map.of() : self.getMetadata().getLabels();
+        } catch (io.fabric8.kubernetes.client.KubernetesClientException e) {
+            LOG.warn("cannot read node {}'s labels ({}): no topology file by node label", nodeName, String.valueOf(e.getMessage()).lines().findFirst().orElse(""));
+            return Map.of();
+        }
     }
 
     public void start() {

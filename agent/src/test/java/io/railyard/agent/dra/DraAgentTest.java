@@ -298,6 +298,34 @@ class DraAgentTest {
     }
 
     @Test
+    void aResourcesTopologyFileByTheNodesLabelIsMountedThroughTheClaimsCdiSpec() throws Exception {
+        Path topology = Files.writeString(dir.resolve("vm-topo.xml"), "<system version=\"1\"/>\n");
+        client.nodes().withName(NODE).edit(node -> {
+            node.getMetadata().setLabels(Map.of("node.kubernetes.io/instance-type", "big-vm"));
+            return node;
+        });
+        dra.shutdownNow();
+        agent.close();
+        AgentConfig config = AgentConfig.load(Files.writeString(dir.resolve("agent.yaml"), "resources: [{name: rdma/rdma, topology: "
+                + "{nodeLabel: node.kubernetes.io/instance-type, files: {big-vm: '" + topology + "'}}}]\n"));
+        agent = DraAgent.create(NodeDiscovery.discover(tree.root()), tree.root(), config, client,
+                new DraAgent.Options(DRIVER, dir.resolve("plugins"), dir.resolve("registry"), dir.resolve("cdi"), NODE, Duration.ofMillis(100)));
+        agent.start();
+        dra = PluginServer.dial(dir.resolve("plugins").resolve(DRIVER).resolve("dra.sock"));
+        ResourceClaim claim = claim("topo", DRIVER, NODE, Map.of("nics", List.of("mlx5-1-port1")));
+
+        assertThat(prepare(claim).getError()).isEmpty();
+        JsonNode spec = new ObjectMapper().readTree(dir.resolve("cdi").resolve("k8s.rdma.railyard.io-claim_" + claim.getMetadata().getUid() + ".json").toFile());
+        assertThat(cdiSchema().validate(spec)).isEmpty();
+        JsonNode edits = spec.path("devices").get(0).path("containerEdits");
+        assertThat(edits.path("env")).extracting(JsonNode::asText).contains("NCCL_TOPO_FILE=/etc/railyard/nccl-topo.xml");
+        JsonNode mount = edits.path("mounts").get(0);
+        assertThat(mount.path("containerPath").asText()).isEqualTo("/etc/railyard/nccl-topo.xml");
+        assertThat(Path.of(mount.path("hostPath").asText())).startsWith(dir.resolve("plugins")).hasSameTextualContentAs(topology);
+        assertThat(mount.path("options")).extracting(JsonNode::asText).contains("ro", "bind");
+    }
+
+    @Test
     void aDeletedSocketIsServedAgain() throws Exception {
         Path socket = dir.resolve("plugins").resolve(DRIVER).resolve("dra.sock");
         Files.delete(socket);
