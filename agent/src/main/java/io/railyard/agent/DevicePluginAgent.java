@@ -45,6 +45,7 @@ public final class DevicePluginAgent implements AutoCloseable {
     private final Set<String> failingRegistration = ConcurrentHashMap.newKeySet();
     private final ScheduledExecutorService scheduler = Executors.newSingleThreadScheduledExecutor(
             Thread.ofPlatform().name("railyard-agent").daemon().factory());
+    private final List<Runnable> afterEachPoll = new java.util.concurrent.CopyOnWriteArrayList<>();
     private WatchService watchService;
     private Thread watcher;
 
@@ -93,7 +94,13 @@ public final class DevicePluginAgent implements AutoCloseable {
         scheduler.scheduleWithFixedDelay(() -> {
             rescanWhenHcasChange();
             plugins.forEach(RdmaDevicePlugin::refreshHealth);
+            afterEachPoll.forEach(Runnable::run);
         }, millis, millis, TimeUnit.MILLISECONDS);
+    }
+
+    /** Runs a step after each of the plugins' health polls, on the same thread (node health, which reads what it read). */
+    public void afterEachPoll(Runnable step) {
+        afterEachPoll.add(step);
     }
 
     /**

@@ -128,7 +128,9 @@ final class AgentCommand implements Callable<Integer> {
         if (!noKubernetes) {
             Thread.ofVirtual().name("railyard-labels").start(() -> label(node, ports));
         }
-        if (nodeHealth != null) {
+        if (nodeHealth != null && agent != null) {
+            agent.afterEachPoll(nodeHealth::step); // one thread woken per poll, not two
+        } else if (nodeHealth != null) {
             nodeHealth.start(Duration.ofMillis(pollIntervalMillis));
         }
         termination.await();

@@ -10,6 +10,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -32,8 +33,19 @@ public final class NodeHealthMonitor implements AutoCloseable {
     private final NodeHealth health;
     private final NodeConditionWriter writer;
     private final Clock clock;
+    /** Its own poll loop, only without a device plugin whose poll it can join. */
     private final ScheduledExecutorService loop = Executors.newSingleThreadScheduledExecutor(
             Thread.ofPlatform().name("railyard-node-health").daemon().factory());
+    /**
+     * The API writes, on a thread of their own so that a slow API server never holds up the poll they are handed from
+     * (the device plugin's, whose health the kubelet waits for); it wakes only when there is something to write.
+     */
+    private final ExecutorService writes = Executors.newSingleThreadExecutor(Thread.ofPlatform().name("railyard-node-health-write").daemon().factory());
+    private final java.util.Queue<NodeCondition> transitions = new java.util.concurrent.ConcurrentLinkedQueue<>();
+    private volatile boolean writing;
+    private volatile boolean lastWriteFailed;
+    private List<NodeCondition> handedOver;
+    private Instant handedOverAt = Instant.EPOCH;
     private final Duration countersEvery;
     private Instant presenceRead = Instant.EPOCH;
     private Instant countersRead = Instant.EPOCH;
@@ -51,11 +63,24 @@ public final class NodeHealthMonitor implements AutoCloseable {
         this.conditions = health.conditions();
     }
 
+    /** Polls on its own thread: for an agent without a device plugin. */
     public void start(Duration poll) {
-        loop.scheduleWithFixedDelay(this::pollSafely, 0, poll.toMillis(), TimeUnit.MILLISECONDS);
+        loop.scheduleWithFixedDelay(this::step, 0, poll.toMillis(), TimeUnit.MILLISECONDS);
     }
 
-    /** One poll: sample, judge, write. */
+    /**
+     * One poll on the caller's thread, for the device plugin's poll to run after its own: a second thread woken every
+     * poll costs more CPU than node health's work (bench/node-health.sh).
+     */
+    public void step() {
+        try {
+            poll();
+        } catch (RuntimeException e) { // a poll that fails must not end the loop
+            LOG.warn("node health poll failed: {}", e.toString());
+        }
+    }
+
+    /** One poll: sample, judge, and hand a write over when one is due. */
     void poll() {
         Instant now = clock.instant();
         boolean presence = !now.isBefore(presenceRead.plus(PRESENCE_EVERY));
@@ -69,14 +94,28 @@ public final class NodeHealthMonitor implements AutoCloseable {
         List<NodeCondition> changed = health.observe(now, sampler.sample(devicePlugin.get(), presence, counters));
         changed.forEach(c -> LOG.info("{} {}: {}", c.type(), c.status() ? "True" : "False", c.message()));
         conditions = health.conditions();
-        writer.write(now, conditions, changed);
-    }
-
-    private void pollSafely() {
-        try {
-            poll();
-        } catch (RuntimeException e) { // a poll that fails must not end the loop
-            LOG.warn("node health poll failed: {}", e.toString());
+        transitions.addAll(changed);
+        boolean due = !transitions.isEmpty() || !conditions.equals(handedOver) || lastWriteFailed
+                || !now.isBefore(handedOverAt.plus(NodeConditionWriter.HEARTBEAT));
+        if (due && !writing) {
+            writing = true;
+            handedOver = conditions;
+            handedOverAt = now;
+            List<NodeCondition> current = conditions;
+            writes.execute(() -> {
+                try {
+                    List<NodeCondition> drained = new java.util.ArrayList<>();
+                    for (NodeCondition transition; (transition = transitions.poll()) != null; ) {
+                        drained.add(transition);
+                    }
+                    lastWriteFailed = !writer.write(now, current, drained);
+                } catch (RuntimeException e) {
+                    lastWriteFailed = true;
+                    LOG.warn("node health write failed: {}", e.toString());
+                } finally {
+                    writing = false;
+                }
+            });
         }
     }
 
@@ -88,5 +127,6 @@ public final class NodeHealthMonitor implements AutoCloseable {
     @Override
     public void close() {
         loop.shutdownNow();
+        writes.shutdownNow();
     }
 }
