@@ -19,6 +19,24 @@ public final class TopologyFiles {
 
     private TopologyFiles() {}
 
+    /**
+     * The node's labels, read only when a resource's topology file goes by one; none when the node cannot be read
+     * (said in one line).
+     */
+    public static Map<String, String> nodeLabels(io.fabric8.kubernetes.client.KubernetesClient client, String nodeName, AgentConfig config) {
+        if (config.resources().stream().noneMatch(r -> r.topology() != null && r.topology().nodeLabel() != null)) {
+            return Map.of();
+        }
+        try {
+            io.fabric8.kubernetes.api.model.Node self = client.nodes().withName(nodeName).get();
+            return self == null || self.getMetadata().getLabels() == null ? Map.of() : self.getMetadata().getLabels();
+        } catch (io.fabric8.kubernetes.client.KubernetesClientException e) {
+            LOG.warn("cannot read node {}'s labels ({}): no topology file by node label", nodeName,
+                    String.valueOf(e.getMessage()).lines().findFirst().orElse(""));
+            return Map.of();
+        }
+    }
+
     /** The host path of the copy; none when the resource names no file, or none for this node's label value. */
     public static Optional<Path> place(Path pluginDir, ResourceConfig resource, Map<String, String> nodeLabels) {
         if (resource.topology() == null) {

@@ -171,9 +171,8 @@ final class AgentCommand implements Callable<Integer> {
             return Map.of();
         }
         try (KubernetesClient client = KubeClients.connect(kubeconfig)) {
-            io.fabric8.kubernetes.api.model.Node self = client.nodes().withName(nodeName).get();
-            return self == null || self.getMetadata().getLabels() == null ? Map.of() : self.getMetadata().getLabels();
-        } catch (KubernetesClientException | KubeClients.ClusterException | Railyard.UsageException e) {
+            return io.railyard.agent.TopologyFiles.nodeLabels(client, nodeName, agentConfig);
+        } catch (KubeClients.ClusterException | Railyard.UsageException e) {
             log().warn("cannot read node {}'s labels ({}): no topology file by node label", nodeName, e.getMessage().lines().findFirst().orElse(""));
             return Map.of();
         }

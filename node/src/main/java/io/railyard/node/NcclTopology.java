@@ -33,18 +33,16 @@ public final class NcclTopology {
         for (Gpu gpu : node.gpus()) {
             byNuma.computeIfAbsent(gpu.pci().numaNodeOrNone(), numa -> new Tree()).add(gpu.pci(), null);
         }
+        Map<Hca, Integer> devs = new LinkedHashMap<>(); // NCCL's net device index: ports in HCA device order
         int dev = 0;
         for (Hca hca : node.hcas().stream().sorted((a, b) -> Port.compareHcaNames(a.name(), b.name())).toList()) {
+            devs.put(hca, dev);
+            dev += hca.ports().size();
             if (hca.pci().isKnown()) {
                 byNuma.computeIfAbsent(hca.pci().orElseThrow().numaNodeOrNone(), numa -> new Tree()).add(hca.pci().orElseThrow(), hca);
             }
         }
         StringBuilder out = new StringBuilder("<system version=\"1\">\n");
-        Map<Hca, Integer> devs = new LinkedHashMap<>();
-        for (Hca hca : node.hcas().stream().sorted((a, b) -> Port.compareHcaNames(a.name(), b.name())).toList()) {
-            devs.put(hca, dev);
-            dev += hca.ports().size();
-        }
         byNuma.forEach((numa, tree) -> {
             out.append("  <cpu numaid=\"").append(numa).append('"');
             String affinity = affinity(sysfs, numa, tree);

@@ -96,25 +96,11 @@ public final class DraAgent implements AutoCloseable {
         List<DraDevice> devices = DraDevice.forNode(node, config);
         LOG.info("DRA driver {}: {} devices {}", options.driver(), devices.size(), devices.stream().map(DraDevice::name).toList());
         Map<String, java.util.Optional<Path>> topologies = new LinkedHashMap<>();
-        Map<String, String> labels = nodeLabels(client, options.nodeName(), config);
+        Map<String, String> labels = TopologyFiles.nodeLabels(client, options.nodeName(), config);
         for (io.railyard.agent.ResourceConfig resource : config.resources()) {
             topologies.put(resource.name(), TopologyFiles.place(options.pluginDir(), resource, labels));
         }
         return new DraAgent(options, root, config, devices, client, node.gpus(), topologies);
-    }
-
-    /** The Node's labels, read only when a resource's topology file goes by one. */
-    private static Map<String, String> nodeLabels(KubernetesClient client, String nodeName, AgentConfig config) {
-        if (config.resources().stream().noneMatch(r -> r.topology() != null && r.topology().nodeLabel() != null)) {
-            return Map.of();
-        }
-        try {
-            io.fabric8.kubernetes.api.model.Node self = client.nodes().withName(nodeName).get();
-            return self == null || self.getMetadata().getLabels() == null ? Map.of() : self.getMetadata().getLabels();
-        } catch (io.fabric8.kubernetes.client.KubernetesClientException e) {
-            LOG.warn("cannot read node {}'s labels ({}): no topology file by node label", nodeName, String.valueOf(e.getMessage()).lines().findFirst().orElse(""));
-            return Map.of();
-        }
     }
 
     public void start() {
