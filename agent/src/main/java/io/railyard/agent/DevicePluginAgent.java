@@ -46,6 +46,7 @@ public final class DevicePluginAgent implements AutoCloseable {
     private final ScheduledExecutorService scheduler = Executors.newSingleThreadScheduledExecutor(
             Thread.ofPlatform().name("railyard-agent").daemon().factory());
     private final List<Runnable> afterEachPoll = new java.util.concurrent.CopyOnWriteArrayList<>();
+    private volatile Merged merged;
     private WatchService watchService;
     private Thread watcher;
 
@@ -135,12 +136,36 @@ public final class DevicePluginAgent implements AutoCloseable {
         return plugins.stream().allMatch(p -> servers.containsKey(p.resource().name()) && registered.contains(p.resource().name()));
     }
 
-    /** Every advertised port's health as the last poll read it, by port id ({@code mlx5_1:1}): the node health reads it too. */
+    /**
+     * Every advertised port's health as the last poll read it, by port id ({@code mlx5_1:1}): the node health reads it
+     * too, and knows a poll that changed nothing by getting the same map object.
+     */
     public Map<String, PortHealth> portHealth() {
+        List<Map<String, PortHealth>> now = plugins.stream().map(RdmaDevicePlugin::portHealth).toList();
+        Merged last = merged;
+        if (last != null && sameMaps(last.parts(), now)) {
+            return last.all();
+        }
         Map<String, PortHealth> all = new java.util.HashMap<>();
-        plugins.forEach(plugin -> all.putAll(plugin.portHealth()));
-        return all;
+        now.forEach(all::putAll);
+        merged = new Merged(now, Map.copyOf(all));
+        return merged.all();
     }
+
+    private static boolean sameMaps(List<Map<String, PortHealth>> a, List<Map<String, PortHealth>> b) {
+        if (a.size() != b.size()) {
+            return false;
+        }
+        for (int i = 0; i < a.size(); i++) {
+            if (a.get(i) != b.get(i)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** The plugins' maps as last merged, and the merge: the same object while no port changed. */
+    private record Merged(List<Map<String, PortHealth>> parts, Map<String, PortHealth> all) {}
 
     List<RdmaDevicePlugin> plugins() {
         return plugins;

@@ -117,7 +117,9 @@ final class RdmaDevicePlugin extends DevicePluginGrpc.DevicePluginImplBase {
                 LOG.info("{} {} healthy again", resource.name(), port);
             }
         });
-        healthByPort = Map.copyOf(ports);
+        if (!ports.equals(healthByPort)) { // the same map while nothing changes: node health skips a poll that changed nothing
+            healthByPort = Map.copyOf(ports);
+        }
         ListAndWatchResponse response = listFor(ports);
         if (response.equals(current)) {
             return false;

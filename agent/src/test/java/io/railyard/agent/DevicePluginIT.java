@@ -103,12 +103,17 @@ class DevicePluginIT {
         start(ExampleNodes.ROCE, AgentConfig.defaults());
         List<ListAndWatchResponse> updates = watch();
         await().untilAsserted(() -> assertThat(updates).hasSize(1));
+        var steady = agent.portHealth();
+        // node health tells a poll that changed nothing by the same map: polls go by, it stays the same object
+        await().during(Duration.ofMillis(300)).atMost(Duration.ofSeconds(2)).until(() -> agent.portHealth() == steady);
 
         tree.file(tree.portDir("mlx5_2", 1) + "/state", "1: DOWN");
         tree.file(tree.portDir("mlx5_2", 1) + "/phys_state", "2: Polling");
 
         await().atMost(Duration.ofMillis(1500)).untilAsserted(() -> assertThat(health(updates.getLast(), "mlx5_2:1")).isEqualTo("Unhealthy"));
         assertThat(health(updates.getLast(), "mlx5_1:1")).isEqualTo("Healthy");
+        assertThat(agent.portHealth()).isNotSameAs(steady);
+        assertThat(agent.portHealth().get("mlx5_2:1").healthy()).isFalse();
 
         tree.file(tree.portDir("mlx5_2", 1) + "/state", "4: ACTIVE");
         tree.file(tree.portDir("mlx5_2", 1) + "/phys_state", "5: LinkUp");

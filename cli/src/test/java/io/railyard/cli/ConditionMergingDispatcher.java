@@ -31,9 +31,15 @@ public final class ConditionMergingDispatcher extends KubernetesCrudDispatcher {
     public record Sent(String node, String contentType, String body, Instant at) {}
 
     private final List<Sent> statusPatches = new CopyOnWriteArrayList<>();
+    private volatile boolean refusing;
 
     public List<Sent> statusPatches() {
         return statusPatches;
+    }
+
+    /** While set, a patch of a Node's status is kept but answered 503, as an overloaded API server answers. */
+    public void refuseStatusPatches(boolean refuse) {
+        refusing = refuse;
     }
 
     @Override
@@ -43,6 +49,9 @@ public final class ConditionMergingDispatcher extends KubernetesCrudDispatcher {
             String contentType = String.valueOf(request.getHeader("Content-Type"));
             String body = request.getUtf8Body(); // read once: reading consumes it
             statusPatches.add(new Sent(status.group(1), contentType, body, Instant.now()));
+            if (refusing) {
+                return new MockResponse().setResponseCode(503).setBody("{\"kind\":\"Status\",\"status\":\"Failure\",\"code\":503}");
+            }
             if (contentType.startsWith("application/strategic-merge-patch+json")) {
                 return mergeConditionsByType(status.group(1), body);
             }

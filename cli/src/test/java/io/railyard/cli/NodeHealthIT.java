@@ -200,4 +200,22 @@ class NodeHealthIT {
                 .startsWith("mlx5_4 port 1: DOWN/Disabled since "));
         assertThat(agent.isAlive()).isTrue();
     }
+
+    @Test
+    void anApiServerThatRefusesIsAskedLessAndLessOftenAndGetsTheChangeWhenItAnswers() throws Exception {
+        HostTree tree = startAgent("{stickySeconds: 60}");
+        await().atMost(Duration.ofSeconds(30)).until(() -> !statusPatches.isEmpty());
+        dispatcher.refuseStatusPatches(true);
+        int before = statusPatches.size();
+
+        setPort(tree, "mlx5_4", "1: DOWN", "3: Disabled");
+        await().atMost(Duration.ofSeconds(10)).until(() -> Files.readString(dir.resolve("agent.log")).contains("cannot write the RDMA conditions"));
+        await().pollDelay(Duration.ofSeconds(7)).until(() -> true);
+        // polls every 100 ms; a retry every poll would be some 70 patches, waiting 2 s, then 4 s, ... is 3 or 4
+        assertThat(statusPatches.size() - before).isBetween(2, 5);
+
+        dispatcher.refuseStatusPatches(false);
+        await().atMost(Duration.ofSeconds(20)).untilAsserted(() -> assertThat(client.nodes().withName(NODE).get().getStatus().getConditions())
+                .filteredOn(c -> c.getType().equals("RdmaPortDown")).singleElement().satisfies(c -> assertThat(c.getStatus()).isEqualTo("True")));
+    }
 }

@@ -86,6 +86,19 @@ public final class NodeHealth {
         return changed;
     }
 
+    /**
+     * Whether every condition is False: then a poll whose samples are those of the last poll changes nothing (no
+     * condition is waiting out its sticky window) and need not be observed.
+     */
+    public boolean allClear() {
+        for (Held state : held.values()) {
+            if (state.status) {
+                return false;
+            }
+        }
+        return true;
+    }
+
     /** The four conditions as they stand, in type order. */
     public List<NodeCondition> conditions() {
         if (conditions == null) {

@@ -26,6 +26,8 @@ import org.slf4j.LoggerFactory;
 public final class NodeHealthMonitor implements AutoCloseable {
     /** A gone port is noticed within ten seconds: its directory is looked for that often (a stat a port). */
     static final Duration PRESENCE_EVERY = Duration.ofSeconds(10);
+    static final Duration FIRST_RETRY = Duration.ofSeconds(2);
+    static final Duration LAST_RETRY = Duration.ofMinutes(1);
     private static final Logger LOG = LoggerFactory.getLogger(NodeHealthMonitor.class);
 
     private final PortSampler sampler;
@@ -44,12 +46,15 @@ public final class NodeHealthMonitor implements AutoCloseable {
     private final java.util.Queue<NodeCondition> transitions = new java.util.concurrent.ConcurrentLinkedQueue<>();
     private volatile boolean writing;
     private volatile boolean lastWriteFailed;
+    private volatile Instant retryAt = Instant.EPOCH;
+    private Duration retryIn = Duration.ZERO;
     private List<NodeCondition> handedOver;
     private Instant handedOverAt = Instant.EPOCH;
     private final Duration countersEvery;
     private Instant presenceRead = Instant.EPOCH;
     private Instant countersRead = Instant.EPOCH;
     private volatile List<NodeCondition> conditions;
+    private Map<String, PortHealth> lastKnown;
 
     /** @param devicePlugin the ports' health as the device plugin's last poll read it (empty map without one): read once, used twice */
     public NodeHealthMonitor(Path root, List<Port> ports, Supplier<Map<String, PortHealth>> devicePlugin, NodeHealthConfig config,
@@ -91,13 +96,19 @@ public final class NodeHealthMonitor implements AutoCloseable {
         if (counters) {
             countersRead = now;
         }
-        List<NodeCondition> changed = health.observe(now, sampler.sample(devicePlugin.get(), presence, counters));
-        changed.forEach(c -> LOG.info("{} {}: {}", c.type(), c.status() ? "True" : "False", c.message()));
-        conditions = health.conditions();
-        transitions.addAll(changed);
+        Map<String, PortHealth> known = devicePlugin.get();
+        // A healthy node whose ports the device plugin saw as they were: nothing to judge (most polls).
+        boolean quiet = known == lastKnown && !presence && !counters && health.allClear() && sampler.allKnown(known);
+        lastKnown = known;
+        if (!quiet) {
+            List<NodeCondition> changed = health.observe(now, sampler.sample(known, presence, counters));
+            changed.forEach(c -> LOG.info("{} {}: {}", c.type(), c.status() ? "True" : "False", c.message()));
+            conditions = health.conditions();
+            transitions.addAll(changed);
+        }
         boolean due = !transitions.isEmpty() || !conditions.equals(handedOver) || lastWriteFailed
                 || !now.isBefore(handedOverAt.plus(NodeConditionWriter.HEARTBEAT));
-        if (due && !writing) {
+        if (due && !writing && !now.isBefore(retryAt)) {
             writing = true;
             handedOver = conditions;
             handedOverAt = now;
@@ -108,15 +119,26 @@ public final class NodeHealthMonitor implements AutoCloseable {
                     for (NodeCondition transition; (transition = transitions.poll()) != null; ) {
                         drained.add(transition);
                     }
-                    lastWriteFailed = !writer.write(now, current, drained);
+                    wrote(now, writer.write(now, current, drained));
                 } catch (RuntimeException e) {
-                    lastWriteFailed = true;
+                    wrote(now, false);
                     LOG.warn("node health write failed: {}", e.toString());
                 } finally {
                     writing = false;
                 }
             });
         }
+    }
+
+    /** After a failed write the next waits, twice as long each time up to a minute, so an API server that is down is not asked every poll. */
+    private void wrote(Instant at, boolean ok) {
+        lastWriteFailed = !ok;
+        retryIn = ok ? Duration.ZERO : retryIn.isZero() ? FIRST_RETRY : min(retryIn.multipliedBy(2), LAST_RETRY);
+        retryAt = at.plus(retryIn);
+    }
+
+    private static Duration min(Duration a, Duration b) {
+        return a.compareTo(b) <= 0 ? a : b;
     }
 
     /** The conditions as they stand, for {@code /metrics}. */

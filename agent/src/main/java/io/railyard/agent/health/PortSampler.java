@@ -23,6 +23,9 @@ final class PortSampler {
     private final Map<Port, String> ids = new HashMap<>();
     /** The ports whose directory was there when last looked for. */
     private List<Port> present;
+    /** The map {@link #allKnown} last looked at, and its answer. */
+    private Map<String, PortHealth> coveredBy;
+    private boolean covered;
 
     PortSampler(Sysfs sysfs, List<Port> ports) {
         this.sysfs = sysfs;
@@ -40,6 +43,7 @@ final class PortSampler {
     List<PortSample> sample(Map<String, PortHealth> known, boolean presence, boolean counters) {
         if (presence) {
             present = ports.stream().filter(port -> sysfs.exists(port.dir())).toList();
+            coveredBy = null;
         }
         List<PortSample> samples = new ArrayList<>(present.size());
         for (Port port : present) {
@@ -65,6 +69,15 @@ final class PortSampler {
             sysfs.endRound();
         }
         return samples;
+    }
+
+    /** Whether the device plugin's map holds every present port, so that a poll reads none itself (worked out once a map). */
+    boolean allKnown(Map<String, PortHealth> known) {
+        if (known != coveredBy) {
+            covered = present.stream().allMatch(port -> known.containsKey(ids.get(port)));
+            coveredBy = known;
+        }
+        return covered;
     }
 
     private String read(Port port) {

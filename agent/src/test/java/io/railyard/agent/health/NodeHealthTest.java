@@ -47,6 +47,7 @@ class NodeHealthTest {
             assertThat(c.message()).isEqualTo("mlx5_3 port 1: DOWN/Polling since 2026-01-01T00:00:01Z");
             assertThat(c.lastTransitionTime()).isEqualTo(at(1));
         });
+        assertThat(health.allClear()).as("a True condition is waited out, polls are not skipped").isFalse();
         assertThat(health.observe(at(2), List.of(up("mlx5_0:1"), up("mlx5_3:1")))).isEmpty();
         assertThat(condition(health, Type.RdmaPortDown).status()).as("sticky").isTrue();
         assertThat(condition(health, Type.RdmaPortDown).message()).contains("clear since 2026-01-01T00:00:01Z");
@@ -57,6 +58,7 @@ class NodeHealthTest {
             assertThat(c.reason()).isEqualTo("AllPortsActive");
             assertThat(c.lastTransitionTime()).isEqualTo(at(601));
         });
+        assertThat(health.allClear()).isTrue();
     }
 
     @Test
