@@ -14,9 +14,22 @@ final class Findings {
 
     private final String file;
     private final Map<String, Entry> entries = new LinkedHashMap<>();
+    private final UnexplainedErrors unexplained;
+    private long lineFindings;
 
     Findings(String file) {
         this.file = file;
+        this.unexplained = new UnexplainedErrors(file);
+    }
+
+    /** How many times a line has been noted as a finding's evidence: a line that changes it was explained by a rule. */
+    long lineFindings() {
+        return lineFindings;
+    }
+
+    /** A line no rule took, kept if it reads as an error. */
+    void unexplained(Line line) {
+        unexplained.consider(line);
     }
 
     /** Notes a finding seen on a line; the first sighting's summary and remedy stand. */
@@ -28,6 +41,8 @@ final class Findings {
     void add(String id, Severity severity, String summary, String remedy, long lineNumber, String lineText) {
         Entry entry = entries.computeIfAbsent(id, k -> new Entry(severity, summary, remedy, new ArrayList<>(), new long[1]));
         entry.count[0]++;
+        lineFindings++;
+        unexplained.explained(lineNumber);
         if (entry.evidence.size() < EVIDENCE_KEPT) {
             String text = Line.readable(lineText).strip();
             entry.evidence.add(new Evidence(file, lineNumber, text.length() > TEXT_KEPT ? text.substring(0, TEXT_KEPT) + "…" : text));
@@ -52,6 +67,7 @@ final class Findings {
     List<Finding> list() {
         List<Finding> findings = new ArrayList<>();
         entries.forEach((id, e) -> findings.add(new Finding(id, e.severity, e.summary, e.evidence, e.count[0], e.remedy)));
+        findings.addAll(unexplained.findings());
         findings.sort((a, b) -> b.severity().compareTo(a.severity()));
         return findings;
     }

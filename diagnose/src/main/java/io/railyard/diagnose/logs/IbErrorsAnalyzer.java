@@ -27,6 +27,9 @@ final class IbErrorsAnalyzer implements Analyzer {
     private static final String DOTS = ":....";
     private static final String PORT_COUNTERS = "# Port ";
 
+    private static final String MAXED_OUT = "is maxed out on";
+    private static final Pattern MAXED_OUT_ON = Pattern.compile("Counters on (\\S+ port \\d+) is maxed out on (\\w+)");
+
     private final Findings findings;
     private long hits;
     private String node = "";
@@ -40,6 +43,10 @@ final class IbErrorsAnalyzer implements Analyzer {
 
     @Override
     public void accept(Line line) {
+        if (line.contains(MAXED_OUT)) {
+            maxedOut(line);
+            return;
+        }
         if (!line.contains(ERRORS_FOR) && !line.contains(GUID) && !line.startsWith(HASHES, 0) && !line.contains(DOTS)
                 && !line.startsWith(PORT_COUNTERS, 0)) {
             return;
@@ -97,6 +104,15 @@ final class IbErrorsAnalyzer implements Analyzer {
             counters.put(counter.group(1), Long.parseLong(counter.group(2)));
         }
         return counters;
+    }
+
+    /** infiniband-exporter: "Counters on 0xc42a10300dd0c0e port 1 is maxed out on PortRcvErrors". Its log, not ibqueryerrors'. */
+    private void maxedOut(Line line) {
+        Matcher maxed = MAXED_OUT_ON.matcher(line.text());
+        findings.add("counters-maxed-out", Severity.WARN, "port counters stopped at their maximum" + (maxed.find()
+                        ? " (" + maxed.group(2) + " on " + maxed.group(1) + ")" : "") + ": they no longer count new errors",
+                "reset them (perfquery -R, or infiniband-exporter --can-reset-counter) and watch how fast they grow again; "
+                        + "a saturated error counter means a bad link long before the reset", line);
     }
 
     @Override

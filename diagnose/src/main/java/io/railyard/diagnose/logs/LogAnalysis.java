@@ -38,6 +38,9 @@ public final class LogAnalysis {
         analyzers.put("ibqueryerrors", new IbErrorsAnalyzer(findings));
         analyzers.put("pytorch", new PytorchAnalyzer(findings));
         analyzers.put("device-plugin", new DevicePluginLogAnalyzer(findings));
+        analyzers.put("sriov-device-plugin", new SriovDevicePluginAnalyzer(findings));
+        analyzers.put("kernel", new KernelLogAnalyzer(findings));
+        analyzers.put("rdma-devices", new RdmaDeviceAccessAnalyzer(findings));
         RdmaStackAnalyzer stack = new RdmaStackAnalyzer(findings);
         analyzers.put("rdma-stack", stack);
         InputStream text = decompressed(input);
@@ -53,12 +56,16 @@ public final class LogAnalysis {
                 nccl.acceptInfo(line, info + NCCL_INFO.length()); // NCCL's own lines, most of a large log: no other tool prints them
                 return;
             }
+            long explained = findings.lineFindings();
             if (line.contains(NCCL_WARN)) {
                 nccl.acceptWarn(line);
-                return;
+            } else {
+                for (Analyzer analyzer : all) {
+                    analyzer.accept(line);
+                }
             }
-            for (Analyzer analyzer : all) {
-                analyzer.accept(line);
+            if (findings.lineFindings() == explained) {
+                findings.unexplained(line);
             }
         });
         LogReport.Builder report = new LogReport.Builder(file, findings, lineRateGbps);

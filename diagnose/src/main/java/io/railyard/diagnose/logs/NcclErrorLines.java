@@ -112,6 +112,37 @@ final class NcclErrorLines {
         }
     }
 
+    /**
+     * A socket NCCL used (bootstrap, proxy, the socket transport) broke: the peer process died or the network between
+     * them failed. Only lines of NCCL's socket code count: other programs say these words about their own sockets.
+     */
+    void connectionLost(Line line) {
+        if (!line.contains("reset by peer") && !line.contains("roken pipe") && !line.contains("closed by remote peer")) {
+            return;
+        }
+        String text = line.text();
+        if (text.contains("NCCL WARN") || text.contains("socket") || text.contains("Call to recv") || text.contains("Call to send")) {
+            findings.add("connection-lost", Severity.ERROR, "a connection between ranks broke: " + abbreviate(text),
+                    "a peer rank exited or its host dropped off the network: find the first rank that failed (its log, an OOM kill, an "
+                            + "XID in dmesg); if none did, check the bootstrap interface (NCCL_SOCKET_IFNAME) and firewalls between the hosts", line);
+        }
+    }
+
+    /** AWS's OFI plugin (EFA, Libfabric) failing to set up or to complete requests. */
+    void ofi(Line line) {
+        String text = line.text();
+        if (text.contains("Couldn't open AV")) {
+            findings.add("ofi-av-failed", Severity.ERROR, "the OFI plugin could not open its address vector: " + abbreviate(text),
+                    "Libfabric could not allocate the EFA device's resources: check that the EFA devices are in the container "
+                            + "(/dev/infiniband/uverbs*), the EFA driver and Libfabric versions (fi_info -p efa), and the efa lines in dmesg", line);
+        } else if (text.contains("completed with error")) {
+            findings.add("ofi-completion-error", Severity.ERROR, "the OFI plugin's requests completed with an error: " + abbreviate(text),
+                    "on EFA an unreachable or unresponsive peer (handshake failed, UNDELIVERABLE) means the security group does not let "
+                            + "the instances reach each other: allow all traffic to and from the group itself, both ways; else read the "
+                            + "provider's error", line);
+        }
+    }
+
     /** NCCL tried its IB network and could not use it. */
     boolean ibFailed() {
         return findings.has("ib-no-device") || findings.has("no-verbs-library") || findings.has("ib-init-failed");

@@ -93,6 +93,16 @@ final class NcclLogAnalyzer implements Analyzer {
         }
         if (line.contains(VERSION) || line.contains(VIA_NET) || line.contains(COMPLETION) || line.contains(OLD_INFO)) {
             take(line);
+        } else {
+            outsideTags(line);
+        }
+    }
+
+    /** NCCL's and its plugins' words quoted by others: PyTorch's "Last error:", the OFI plugin's test programs. */
+    private void outsideTags(Line line) {
+        errors.connectionLost(line);
+        if (line.contains("NET/OFI")) {
+            errors.ofi(line);
         }
     }
 
@@ -187,6 +197,7 @@ final class NcclLogAnalyzer implements Analyzer {
                     .ifPresent(m -> plugin = m.group(1));
         }
         errors.fallbackCause(line);
+        outsideTags(line);
         if (line.contains(GDR)) {
             gdr(line);
         }

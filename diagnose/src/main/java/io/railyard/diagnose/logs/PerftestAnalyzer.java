@@ -14,9 +14,14 @@ final class PerftestAnalyzer implements Analyzer {
     private static final Pattern FAILED_STATUS = Pattern.compile("Failed status[- ]?(?:\\w+ \\()?(\\d+)");
     private static final Pattern FAILED_RTR = Pattern.compile("Failed to modify QP( \\d+)? to RTR");
     private static final long LARGE_MESSAGE = 64 * 1024;
+    /** A logging library's {@code file.cpp:385]} or {@code file.c:12:}: perftest prints none. */
+    private static final Pattern SOURCE_LINE = Pattern.compile("\\w\\.(?:c|cc|cpp|cu|h|go|py|rs):\\d+");
+    private static final String CONNECT_REMEDY = "on RoCE give the RoCE v2 GID index (-x, railyard doctor's gid check) on both ends; check "
+            + "that both ports are active with the same MTU and, on InfiniBand, that a subnet manager gave them LIDs";
     /** Something on every line of perftest's that is not a result row. */
     private static final List<String> MARKERS = Stream.of(" : ", " Test", "#bytes", "with error", "Failed status",
-            "IB devices", "state is Down", "Requested mtu", "address: LID", "to RTR", "Unable to Connect the HCA").toList();
+            "IB devices", "state is Down", "Requested mtu", "address: LID", "to RTR", "Unable to Connect the HCA", "detect devices",
+            "RoCE device", "get context", " MR", " mr").toList();
 
     private final Findings findings;
     private long hits;
@@ -115,17 +120,27 @@ final class PerftestAnalyzer implements Analyzer {
                 completionErrorText = text;
             }
         } else if (text.contains("Unable to Connect the HCA's through the link") || FAILED_RTR.matcher(text).find()) {
+            if (SOURCE_LINE.matcher(text).find()) { // another program's log (a KV-cache transfer engine, NVSHMEM): same cause, not perftest
+                findings.add("qp-connect-failed", Severity.ERROR, "a queue pair could not be brought up (modify QP to RTR failed)",
+                        CONNECT_REMEDY, line);
+                return;
+            }
             hits++;
             findings.add("perftest-connect-failed", Severity.ERROR, "perftest could not connect the queue pairs (modify QP to RTR failed)",
-                    "on RoCE give the RoCE v2 GID index (-x, railyard doctor's gid check) on both ends; check that both ports are"
-                            + " active with the same MTU and, on InfiniBand, that a subnet manager gave them LIDs", line);
+                    CONNECT_REMEDY, line);
         } else if (text.contains("state is Down")) {
             hits++;
             findings.add("perftest-port-down", Severity.ERROR, "perftest found the port down",
                     "bring the port up (railyard doctor's link check says why it is down)", line);
-        } else if (text.contains("No IB devices found")) {
+        } else if (text.contains("Did not detect devices") || text.contains("Unable to find the Infiniband/RoCE device")
+                || text.contains("Couldn't get context for the device")) {
+            hits++; // perftest's own words (RdmaDeviceAccessAnalyzer makes the finding)
+        } else if (text.contains("Couldn't allocate MR") || text.contains("failed to create mr") || text.contains("Failed to create MR")) {
             hits++;
-            findings.add("no-rdma-devices", Severity.ERROR, "no RDMA devices found", "load the RDMA driver (modprobe mlx5_ib); in a pod, request the RDMA resource", line);
+            findings.add("perftest-mr-failed", Severity.ERROR, "perftest could not register its buffer (Couldn't allocate MR)",
+                    "with --use_cuda the NIC cannot reach GPU memory: load nvidia_peermem (or use --use_cuda_dmabuf with the open GPU "
+                            + "kernel modules); else raise the locked-memory limit (ulimit -l unlimited, IPC_LOCK in a pod) and check "
+                            + "that the device supports the buffer's size (-a sweeps up to 8 MB)", line);
         } else if (text.contains("Requested mtu is higher than active mtu")) {
             hits++;
             findings.add("perftest-mtu", Severity.WARN, "the requested MTU is higher than the port's active MTU",

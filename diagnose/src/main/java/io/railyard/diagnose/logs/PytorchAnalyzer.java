@@ -8,6 +8,9 @@ import java.util.regex.Pattern;
 final class PytorchAnalyzer implements Analyzer {
     private static final String PROCESS_GROUP = "ProcessGroupNCCL";
     private static final String WATCHDOG = "Watchdog caught collective operation timeout";
+    private static final String REMOTE_ERROR = "ncclRemoteError";
+    private static final String REMOTE_EXITED = "remote process exited or there was a network error";
+    private static final String BACKEND_ERROR = "DistBackendError";
     private static final Pattern WORK = Pattern.compile("SeqNum=(\\d+), OpType=(\\w+).*?Timeout\\(ms\\)=(\\d+)\\) ran for (\\d+) milliseconds");
     private static final Pattern RANK = Pattern.compile("\\[Rank (\\d+)\\]");
 
@@ -22,7 +25,17 @@ final class PytorchAnalyzer implements Analyzer {
 
     @Override
     public void accept(Line line) {
+        if (line.contains(REMOTE_ERROR) || line.contains(REMOTE_EXITED)) {
+            hits++;
+            findings.add("nccl-remote-error", Severity.ERROR, "NCCL failed with ncclRemoteError: a remote process exited or the network failed",
+                    "find the first rank that failed (its log, an OOM kill, an XID in dmesg); the \"Last error\" line under it names "
+                            + "the call that saw the peer go (a reset connection, an RDMA completion error)", line);
+            return;
+        }
         if (!line.contains(PROCESS_GROUP) && !line.contains(WATCHDOG)) {
+            if (line.contains(BACKEND_ERROR)) {
+                hits++;
+            }
             return;
         }
         hits++;

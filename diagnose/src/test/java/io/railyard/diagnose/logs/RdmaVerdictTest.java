@@ -35,7 +35,8 @@ class RdmaVerdictTest {
         assertThat(RdmaVerdict.of(log("corpus/nccl-ib-2.4-socket-line-is-oob-01.log"), false).verified()).as("NET/IB set up, socket line is OOB").isTrue();
         assertThat(RdmaVerdict.of(log("corpus/nccl-aws-ib-no-device-socket-01.log"), false).reason()).isEqualTo("SocketFallback");
         assertThat(RdmaVerdict.of(log("corpus/nccl-channels-ibext-v8-01.log"), false).verified()).as("IBext is RDMA").isTrue();
-        assertThat(RdmaVerdict.of(log("corpus/nccl-2.4-ring-aws-libfabric-mpirun-prefix-01.log"), false).verified()).isTrue();
+        // the rings are on the OFI plugin, and then one rank cannot open its address vector: the job hangs there
+        assertThat(RdmaVerdict.of(log("corpus/nccl-2.4-ring-aws-libfabric-mpirun-prefix-01.log"), false).reason()).isEqualTo("RdmaErrors");
         assertThat(RdmaVerdict.of(log("corpus/nccl-bootstrap-only-bond0-01.log"), false).verified()).as("nothing says yet").isNull();
     }
 }
