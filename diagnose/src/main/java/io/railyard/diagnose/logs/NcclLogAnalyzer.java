@@ -40,6 +40,9 @@ final class NcclLogAnalyzer implements Analyzer {
     private static final Pattern BOOTSTRAP_IF = Pattern.compile("Bootstrap ?: Using \\[?\\d*\\]?([^:<\\s]+)");
     private static final Pattern NET_DEVICE = Pattern.compile("\\[\\d+\\]\\s*([\\w.-]+:\\d+)/(IB|RoCE)");
     private static final Pattern NET_USING = Pattern.compile("NET/([\\w.-]+) ?: Using ");
+    /** HPC-X's IB plugin loaded and then turned off: NCCL's own IB transport carries the traffic. */
+    private static final String IBEXT_DISABLED = "NCCL_IBEXT_DISABLE set by environment to 1";
+    private static final Pattern NETWORK_NAME = Pattern.compile("^(AWS Libfabric|\\S+)");
     private static final Pattern PLUGIN_NAME = Pattern.compile("(?:P2P plugin|Initialized NET plugin|Assigned NET plugin) (\\S+)");
     private static final Pattern GDR_DISTANCE = Pattern.compile("GPU Direct RDMA Disabled for GPU .*\\(distance (\\d+) >=? (\\d+)\\)");
     private static final int MAX_HCAS = 256;
@@ -50,6 +53,7 @@ final class NcclLogAnalyzer implements Analyzer {
     private String bootstrap;
     private String network;
     private String plugin;
+    private boolean ibextDisabled;
     /** The IB transport came through a plugin (IBext): transport ib or roce, and the plugin named. */
     private boolean ibPlugin;
     /** What "Connected all rings, ... GDR n" said, null without such a line. */
@@ -180,7 +184,8 @@ final class NcclLogAnalyzer implements Analyzer {
         }
         int usingNetwork = line.indexOf(USING_NETWORK, 0);
         if (usingNetwork >= 0) {
-            String name = line.text().substring(usingNetwork + USING_NETWORK.length()).strip();
+            Matcher named = NETWORK_NAME.matcher(line.text().substring(usingNetwork + USING_NETWORK.length()).strip());
+            String name = named.find() ? named.group(1) : ""; // a paste may join the next line onto this one
             if (!name.isEmpty() && network != null && !name.equals(network) && !findings.has("mixed-networks")) {
                 findings.add("mixed-networks", Severity.ERROR, "ranks chose different networks (" + network + " and " + name
                                 + "): a communicator cannot connect ranks that use different transports",
@@ -198,6 +203,9 @@ final class NcclLogAnalyzer implements Analyzer {
         }
         errors.fallbackCause(line);
         outsideTags(line);
+        if (line.contains(IBEXT_DISABLED)) {
+            ibextDisabled = true;
+        }
         if (line.contains(GDR)) {
             gdr(line);
         }
@@ -340,9 +348,12 @@ final class NcclLogAnalyzer implements Analyzer {
             return "socket";
         }
         if (name.equals("IB") || name.startsWith("IBext")) {
-            // IBext (HPC-X's nccl-rdma-sharp plugin) is NCCL's IB transport shipped as a plugin, SHARP beside it
-            ibPlugin = name.startsWith("IBext");
-            plugin = ibPlugin ? name : plugin;
+            // IBext (HPC-X's nccl-rdma-sharp plugin) is NCCL's IB transport shipped as a plugin, SHARP beside it; its
+            // completions say NET/IB too, so an IBext plugin named on its own line carries the traffic unless a "Using
+            // network IB" line says otherwise
+            boolean namedPlugin = network == null && plugin != null && plugin.startsWith("IBext") && !ibextDisabled;
+            ibPlugin = name.startsWith("IBext") || namedPlugin;
+            plugin = name.startsWith("IBext") ? name : plugin;
             return anyRoce && !anyIb ? "roce" : "ib";
         }
         plugin = name;

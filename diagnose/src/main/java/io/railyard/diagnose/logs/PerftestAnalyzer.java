@@ -21,7 +21,11 @@ final class PerftestAnalyzer implements Analyzer {
     /** Something on every line of perftest's that is not a result row. */
     private static final List<String> MARKERS = Stream.of(" : ", " Test", "#bytes", "with error", "Failed status",
             "IB devices", "state is Down", "Requested mtu", "address: LID", "to RTR", "Unable to Connect the HCA", "detect devices",
-            "RoCE device", "get context", " MR", " mr").toList();
+            "RoCE device", "get context", " MR", " mr", "CUDA").toList();
+    /** perftest's own lines when it runs on GPU memory (--use_cuda): before its header, the only sign of it in a cut paste. */
+    private static final List<String> CUDA_LINES = List.of("initializing CUDA", "Listing all CUDA devices", "Picking device No.",
+            "creating CUDA Ctx", "making it the current CUDA Ctx", "cuMemAlloc() of a", "allocated GPU buffer address",
+            "Perftest doesn't supports CUDA");
 
     private final Findings findings;
     private long hits;
@@ -60,6 +64,10 @@ final class PerftestAnalyzer implements Analyzer {
             } else if (text.contains("t_min[usec]") || text.contains("t_typical")) {
                 latency = true;
             }
+            return;
+        }
+        if (CUDA_LINES.stream().anyMatch(text::contains)) {
+            hits++;
             return;
         }
         Matcher setting = SETTING.matcher(text);

@@ -11,6 +11,8 @@ final class RdmaDeviceAccessAnalyzer implements Analyzer {
     private static final List<String> NONE = List.of("No IB devices found", "Failed to get IB devices list", " 0 HCAs found",
             "Did not detect devices", "Unable to find the Infiniband/RoCE device", "If device exists, check if driver is up");
     private static final String NO_PROVIDER = "no userspace device-specific driver found for";
+    /** {@code libibverbs: Warning: couldn't load driver 'libi40iw-rdmav34.so': ... cannot open shared object file}. */
+    private static final String PROVIDER_NOT_LOADED = "couldn't load driver";
     private static final List<String> UNOPENABLE = List.of("Failed to open device", "Couldn't get context for the device");
     private static final String CAUSES = "the usual causes: the RDMA driver is not loaded on the node (modprobe mlx5_ib; railyard doctor's driver "
             + "check); in a container, /dev/infiniband is not mounted (request the RDMA resource, or the device plugin lost its devices); "
@@ -24,11 +26,11 @@ final class RdmaDeviceAccessAnalyzer implements Analyzer {
 
     @Override
     public void accept(Line line) {
-        if (!line.contains("evice") && !line.contains("HCA")) {
+        if (!line.contains("evice") && !line.contains("HCA") && !line.contains("river")) {
             return;
         }
         String text = line.text();
-        if (text.contains(NO_PROVIDER)) {
+        if (text.contains(NO_PROVIDER) || text.contains(PROVIDER_NOT_LOADED)) {
             findings.add("no-rdma-devices", Severity.ERROR, "libibverbs sees RDMA devices but has no user-space provider for them, so it can use none",
                     "install rdma-core's providers (libibverbs1 / ibverbs-providers, or the NIC vendor's) in the image, matching the "
                             + "kernel driver; " + CAUSES, line);

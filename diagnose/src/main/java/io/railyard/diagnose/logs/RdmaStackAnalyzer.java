@@ -20,7 +20,9 @@ final class RdmaStackAnalyzer implements Analyzer {
     private long ucx;
     private long sriov;
     private long rdmaLink;
-    private Line openibLine;
+    /** The first openib failure, kept as number and text: the reader reuses its Line for the next one. */
+    private long openibLine = -1;
+    private String openibText;
     private String openibDevice;
 
     RdmaStackAnalyzer(Findings findings) {
@@ -35,7 +37,7 @@ final class RdmaStackAnalyzer implements Analyzer {
     public void accept(Line line) {
         if (line.contains("pen") && (line.contains("OpenFabrics") || line.contains("openib") || line.contains("Open MPI"))) {
             openMpi(line);
-        } else if (openibLine != null && openibDevice == null) {
+        } else if (openibLine >= 0 && openibDevice == null) {
             Matcher device = DEVICE_LINE.matcher(line.text());
             if (device.find()) {
                 openibDevice = device.group(1);
@@ -57,8 +59,9 @@ final class RdmaStackAnalyzer implements Analyzer {
         String text = line.text();
         boolean failure = text.contains("error initializing an OpenFabrics device") || text.contains("No OpenFabrics connection schemes")
                 || text.contains("no active ports detected") || text.contains("error in device init");
-        if (failure && openibLine == null) {
-            openibLine = line;
+        if (failure && openibLine < 0) {
+            openibLine = line.number();
+            openibText = text;
         }
     }
 
@@ -122,11 +125,11 @@ final class RdmaStackAnalyzer implements Analyzer {
 
     @Override
     public void finish(LogReport.Builder report) {
-        if (openibLine != null) {
+        if (openibLine >= 0) {
             findings.add("openmpi-openib", Severity.WARN, "Open MPI could not use " + (openibDevice == null ? "an OpenFabrics device" : openibDevice)
                             + " through its openib BTL",
                     "Open MPI 4 and later reach InfiniBand through UCX: run with --mca pml ucx --mca btl ^openib; NCCL does not use"
-                            + " openib, its own lines say which network it took", openibLine);
+                            + " openib, its own lines say which network it took", openibLine, openibText);
         }
     }
 }

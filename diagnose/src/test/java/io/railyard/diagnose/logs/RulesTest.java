@@ -401,4 +401,25 @@ class RulesTest {
             assertThat(f.remedy()).contains("ibportstate LID PORT enable");
         });
     }
+
+    @Test
+    void anIbextPluginStaysThePluginWhenOnlyWatchdogOutputAndItsCompletionErrorFollow() {
+        LogReport report = text(P + "P2P plugin IBext_v8\n"
+                + "[rank0]:[E1127 10:01:02.123456 ProcessGroupNCCL.cpp:616] [Rank 0] Watchdog caught collective operation timeout: "
+                + "WorkNCCL(SeqNum=9, OpType=ALLREDUCE, NumelIn=1, NumelOut=1, Timeout(ms)=600000) ran for 600012 milliseconds before timing out.\n"
+                + "Last error:\n"
+                + "NET/IB : Got completion from peer 10.0.0.2<1234> with error 12, opcode 0, len 0, vendor err 129\n");
+
+        assertThat(report.nccl().plugin()).isEqualTo("IBext_v8");
+        assertThat(report.nccl().transport()).isEqualTo("ib");
+        assertThat(report.findings()).extracting(Finding::id).contains("retry-exceeded", "watchdog-timeout");
+    }
+
+    @Test
+    void aUsingNetworkLineWithTheNextLineJoinedOntoItNamesOnlyTheNetwork() {
+        LogReport report = text(P + "Using network IBext_v8 gpu-b:4321:8765 [1] NCCL INFO Using network IBext_v8\n");
+
+        assertThat(report.nccl().plugin()).isEqualTo("IBext_v8");
+        assertThat(text(P + "Using network AWS Libfabric\n").nccl().plugin()).isEqualTo("AWS Libfabric");
+    }
 }
