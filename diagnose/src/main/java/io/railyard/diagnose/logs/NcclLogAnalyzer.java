@@ -63,6 +63,8 @@ final class NcclLogAnalyzer implements Analyzer {
     private boolean anyRoce;
     private String socketInterfaces;
     private String lastDevices;
+    /** The end of the last such line, from just before ": Using [": matched in place against the next rank's. */
+    private String lastDevicesKey;
     /** The init lines that name the networks NCCL set up (number and text: a Line is reused), for an inference. */
     private InitLine ibInit;
     private InitLine socketInit;
@@ -120,6 +122,7 @@ final class NcclLogAnalyzer implements Analyzer {
 
     private void take(Line line) {
         hits++;
+        outsideTags(line); // WARN lines only: NCCL's INFO lines, most of a large log, report no broken connection
         int via = line.indexOf(VIA_NET, 0);
         if (via >= 0) {
             connection(line, via);
@@ -151,7 +154,17 @@ final class NcclLogAnalyzer implements Analyzer {
                     connectedRings(line);
                 }
             }
-            case 'N', 'U', 'B', 'G', 'F', 'I', 'P' -> read(line);
+            case 'U' -> {
+                if (!(line.startsWith(USING_NETWORK, message) && sameNetwork(line, message + USING_NETWORK.length()))) {
+                    read(line); // every rank says "Using network IB" for every communicator: the known one says nothing new
+                }
+            }
+            case 'N' -> {
+                if (!repeatedDevices(line)) {
+                    read(line); // and "NET/IB : Using [0]mlx5_0:1/IB ..." with only its own out-of-band address changed
+                }
+            }
+            case 'B', 'G', 'F', 'I', 'P' -> read(line);
             case 'R' -> { // NCCL 2.3 and 2.4 name a ring's connections: "Ring 00 : 0 -> 1 via NET/Socket/0"
                 int via = line.indexOf(VIA_NET, message);
                 if (via >= 0) {
@@ -183,7 +196,7 @@ final class NcclLogAnalyzer implements Analyzer {
             match(BOOTSTRAP_IF, line).ifPresent(m -> bootstrap = m.group(1));
         }
         int usingNetwork = line.indexOf(USING_NETWORK, 0);
-        if (usingNetwork >= 0) {
+        if (usingNetwork >= 0 && !sameNetwork(line, usingNetwork + USING_NETWORK.length())) {
             Matcher named = NETWORK_NAME.matcher(line.text().substring(usingNetwork + USING_NETWORK.length()).strip());
             String name = named.find() ? named.group(1) : ""; // a paste may join the next line onto this one
             if (!name.isEmpty() && network != null && !name.equals(network) && !findings.has("mixed-networks")) {
@@ -202,7 +215,6 @@ final class NcclLogAnalyzer implements Analyzer {
                     .ifPresent(m -> plugin = m.group(1));
         }
         errors.fallbackCause(line);
-        outsideTags(line);
         if (line.contains(IBEXT_DISABLED)) {
             ibextDisabled = true;
         }
@@ -240,6 +252,15 @@ final class NcclLogAnalyzer implements Analyzer {
         }
     }
 
+    /** Every rank says "Using network IB" for every communicator: the one already known is matched in place. */
+    private boolean sameNetwork(Line line, int name) {
+        if (network == null || !line.startsWith(network, name)) {
+            return false;
+        }
+        int after = name + network.length();
+        return after == line.length() || line.charAt(after) == ' ' || line.charAt(after) == '\r';
+    }
+
     /** A channel line; most lines of a large log are these, so they are read as bytes. */
     private void connection(Line line, int via) {
         netConnections++;
@@ -256,13 +277,29 @@ final class NcclLogAnalyzer implements Analyzer {
         }
     }
 
+    /** Whether this is the last NET/... Using line again, but for the out-of-band address: matched in place. */
+    private boolean repeatedDevices(Line line) {
+        if (lastDevicesKey == null || !line.contains(IB_USING)) {
+            return false;
+        }
+        int using = line.indexOf(IB_USING, 0);
+        int oob = line.indexOf("; OOB", using);
+        int keyFrom = Math.max(using - 7, 0); // "NET/IB " or "Socket " before ": Using [", then the devices
+        return (oob < 0 ? line.length() : oob) - keyFrom == lastDevicesKey.length() && line.startsWith(lastDevicesKey, keyFrom);
+    }
+
     private void devices(Line line) {
-        String text = line.text();
-        int using = text.indexOf(IB_USING);
-        int oob = text.indexOf("; OOB", using);
-        String devices = text.substring(Math.max(text.lastIndexOf("NET/", using), 0), oob < 0 ? text.length() : oob);
-        if (devices.equals(lastDevices)) {
+        if (repeatedDevices(line)) {
             return; // every rank says it again for every communicator, with only its own out-of-band address changed
+        }
+        int using = line.indexOf(IB_USING, 0);
+        int oob = line.indexOf("; OOB", using);
+        int end = oob < 0 ? line.length() : oob;
+        String text = line.text();
+        lastDevicesKey = text.substring(Math.max(using - 7, 0), end);
+        String devices = text.substring(Math.max(text.lastIndexOf("NET/", using), 0), end);
+        if (devices.equals(lastDevices)) {
+            return;
         }
         lastDevices = devices;
         Matcher net = NET_USING.matcher(text);

@@ -22,6 +22,7 @@ final class PerftestAnalyzer implements Analyzer {
     private static final List<String> MARKERS = Stream.of(" : ", " Test", "#bytes", "with error", "Failed status",
             "IB devices", "state is Down", "Requested mtu", "address: LID", "to RTR", "Unable to Connect the HCA", "detect devices",
             "RoCE device", "get context", " MR", " mr", "CUDA").toList();
+    private static final long[][] MARKER_PAIRS = Line.pairMasks(MARKERS);
     /** perftest's own lines when it runs on GPU memory (--use_cuda): before its header, the only sign of it in a cut paste. */
     private static final List<String> CUDA_LINES = List.of("initializing CUDA", "Listing all CUDA devices", "Picking device No.",
             "creating CUDA Ctx", "making it the current CUDA Ctx", "cuMemAlloc() of a", "allocated GPU buffer address",
@@ -106,6 +107,9 @@ final class PerftestAnalyzer implements Analyzer {
 
     /** A plain loop, not a stream: this runs on every line of a large log that is not NCCL's own. */
     private static boolean hasMarker(Line line) {
+        if (!line.mayContainAny(MARKER_PAIRS)) {
+            return false;
+        }
         for (String marker : MARKERS) {
             if (line.contains(marker)) {
                 return true;

@@ -16,6 +16,7 @@ final class SriovDevicePluginAnalyzer implements Analyzer {
             "GetDeviceSpecs(", "sriovdp");
     /** The hints tested first: one pair lookup each in the line's bitmap. */
     private static final List<String> HINTS = List.of("esource", "elector", "evice", "egistry", "sriov");
+    private static final long[][] HINT_PAIRS = Line.pairMasks(HINTS);
     private static final Pattern EMPTY_POOL = Pattern.compile("no devices in device pool, skipping creating resource server for (\\S+)");
 
     private final Findings findings;
@@ -45,6 +46,9 @@ final class SriovDevicePluginAnalyzer implements Analyzer {
     }
 
     private static boolean hinted(Line line) {
+        if (!line.mayContainAny(HINT_PAIRS)) {
+            return false;
+        }
         for (String hint : HINTS) {
             if (line.contains(hint)) {
                 return true;
