@@ -175,7 +175,8 @@ final class AnalyzeCommand implements Callable<Integer> {
                 case "empty" -> "  the input is empty: nothing was analyzed\n";
                 case "binary" -> "  not text (a binary file?): nothing was analyzed; give the log or tool output itself\n";
                 case "unknown" -> "  no line of a format analyze reads (NCCL debug log, nccl-tests, perftest, ibstat, ibv_devinfo,"
-                        + " ibqueryerrors, PyTorch, device plugin, NCCL RAS report): nothing was analyzed\n";
+                        + " ibqueryerrors, PyTorch, device plugin, SR-IOV device plugin, mlx5 kernel log, NCCL RAS report) and no line"
+                        + " that reads as an error: nothing was analyzed\n";
                 default -> "  nothing to report\n";
             });
         }

@@ -96,6 +96,17 @@ class AnalyzeCommandTest {
     }
 
     @Test
+    void anUnknownToolsErrorLinesAreShownWithTheirLineNumbers() throws Exception {
+        CommandRun run = CommandRun.of("analyze", LOGS.resolve("corpus/mooncake-handshake-rtr-timed-out-166-01.log").toString());
+
+        assertThat(run.out()).contains("mooncake-handshake-rtr-timed-out-166-01.log: unknown\n")
+                .contains("qp-connect-failed: a queue pair could not be brought up (modify QP to RTR failed) (2 lines)")
+                .contains("unexplained-error: a line that reads as an error, and no rule explains it")
+                .contains("line 6: W0331 10:52:07.700984 297905 transfer_engine_bench.cpp:410] Invalid flag: buffer size is smaller");
+        assertThat(run.exitCode()).as("an error finding").isEqualTo(1);
+    }
+
+    @Test
     void utf8InTheEvidenceIsShownAsWritten(@TempDir Path dir) throws Exception {
         Path log = Files.writeString(dir.resolve("nœud.log"), "nœud-1:12:12 [0] NCCL WARN NET/IB : Got completion from peer 10.0.0.2 "
                 + "with status=12 opcode=0 len=0 vendor err 129 (Recv) hca mlx5_0 — réessayé\n");

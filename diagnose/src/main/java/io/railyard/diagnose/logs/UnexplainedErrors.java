@@ -112,7 +112,7 @@ final class UnexplainedErrors {
 
     List<Finding> findings() {
         List<Finding> findings = new ArrayList<>();
-        kinds.values().forEach(seen -> findings.add(new Finding(ID, Severity.WARN, "a line that reads as an error, which no rule explains: " + seen.text,
+        kinds.values().forEach(seen -> findings.add(new Finding(ID, Severity.WARN, "a line that reads as an error, and no rule explains it",
                 List.of(new Evidence(file, seen.line, seen.text)), seen.count[0],
                 "railyard has no rule for this line: read it and the lines around it (line " + seen.line + ")")));
         if (more > 0) {

@@ -21,7 +21,7 @@ class UnexplainedErrorsTest {
 
         assertThat(report.kind()).isEqualTo("unknown");
         assertThat(unexplained(report)).extracting(f -> f.evidence().getFirst().line()).containsExactly(3L);
-        assertThat(unexplained(report).getFirst().summary()).endsWith("WARN: device erdma_0 is not enumerated as an mlx5 device. Skipping...");
+        assertThat(unexplained(report).getFirst().evidence().getFirst().text()).isEqualTo("WARN: device erdma_0 is not enumerated as an mlx5 device. Skipping...");
         assertThat(unexplained(report).getFirst().severity()).isEqualTo(Severity.WARN);
     }
 
@@ -31,7 +31,8 @@ class UnexplainedErrorsTest {
 
         assertThat(report.findings()).extracting(Finding::id).contains("connection-lost");
         // "Failed to execute operation Connect from rank 9" has no rule: it stays, alone
-        assertThat(unexplained(report)).singleElement().satisfies(f -> assertThat(f.summary()).contains("[Proxy Service 9] Failed to execute"));
+        assertThat(unexplained(report)).singleElement()
+                .satisfies(f -> assertThat(f.evidence().getFirst().text()).contains("[Proxy Service 9] Failed to execute"));
     }
 
     @Test
