@@ -33,7 +33,8 @@ import java.util.concurrent.TimeUnit;
  */
 public final class NodeHealthBench {
     private static final String NODE = "bench-ib-01";
-    private static final long POLL_MS = 500;
+    /** The agent's poll interval (railyard.bench.pollMs): shorter ones bring its JIT to steady state sooner. */
+    private static final long POLL_MS = Long.getLong("railyard.bench.pollMs", 500);
     /** How long the agent runs before its CPU is measured (bench/node-health.sh's WARM_SECONDS). */
     private static final int WARM_SECONDS = Integer.getInteger("railyard.bench.warmSeconds", 10);
 
@@ -57,8 +58,10 @@ public final class NodeHealthBench {
             writesPerHour(dir, client, dispatcher);
             pollCost(dir, client);
             for (int run = 1; run <= runs; run++) {
-                double[] off = cpuPerPoll(dir, kubeconfig, jar, jvm, false, cpuSeconds);
+                boolean offFirst = run % 2 == 1; // alternate which goes first: a drift of the machine favours neither
+                double[] off = offFirst ? cpuPerPoll(dir, kubeconfig, jar, jvm, false, cpuSeconds) : null;
                 double[] on = cpuPerPoll(dir, kubeconfig, jar, jvm, true, cpuSeconds);
+                off = offFirst ? off : cpuPerPoll(dir, kubeconfig, jar, jvm, false, cpuSeconds);
                 System.out.printf("run %d, CPU ms per poll, node health off -> on: the agent's poll threads %.3f -> %.3f (device plugin %.3f, "
                         + "node health %.3f: %+.1f%%); the whole process, the JIT compilers' work on the new code included, %.2f -> %.2f%n",
                         run, off[1], on[1] + on[2], on[1], on[2], 100 * (on[1] + on[2] - off[1]) / off[1], off[0], on[0]);

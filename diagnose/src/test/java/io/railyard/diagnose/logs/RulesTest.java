@@ -422,4 +422,15 @@ class RulesTest {
         assertThat(report.nccl().plugin()).isEqualTo("IBext_v8");
         assertThat(text(P + "Using network AWS Libfabric\n").nccl().plugin()).isEqualTo("AWS Libfabric");
     }
+
+    @Test
+    void theOfiPluginsFailedCompletionIsAFindingThatPointsAtTheSecurityGroup() {
+        // the format of aws-ofi-nccl's NCCL_OFI_WARN for an error completion, with the EFA provider's text for a peer it cannot reach
+        LogReport report = text("ip-10-0-1-5:118:240 [3] ofi_process_cq:196 NCCL WARN NET/OFI Request 0x7f3c2c0b2d80 completed with error. "
+                + "RC: 103. Error: 4126 (Unresponsive receiver (reachable by EFA device but handshake failed)). Completed length: 0\n");
+
+        assertThat(finding(report, "ofi-completion-error").summary()).contains("RC: 103. Error: 4126 (Unresponsive receiver");
+        assertThat(finding(report, "ofi-completion-error").remedy()).contains("security group");
+        assertThat(report.findings()).extracting(Finding::id).doesNotContain(UnexplainedErrors.ID);
+    }
 }
