@@ -141,31 +141,31 @@ public final class DevicePluginAgent implements AutoCloseable {
      * too, and knows a poll that changed nothing by getting the same map object.
      */
     public Map<String, PortHealth> portHealth() {
-        List<Map<String, PortHealth>> now = plugins.stream().map(RdmaDevicePlugin::portHealth).toList();
         Merged last = merged;
-        if (last != null && sameMaps(last.parts(), now)) {
-            return last.all();
+        if (last != null && last.isOf(plugins)) {
+            return last.all(); // every poll of a node whose ports did not change: no allocation
         }
+        List<Map<String, PortHealth>> parts = plugins.stream().map(RdmaDevicePlugin::portHealth).toList();
         Map<String, PortHealth> all = new java.util.HashMap<>();
-        now.forEach(all::putAll);
-        merged = new Merged(now, Map.copyOf(all));
+        parts.forEach(all::putAll);
+        merged = new Merged(parts, Map.copyOf(all));
         return merged.all();
     }
 
-    private static boolean sameMaps(List<Map<String, PortHealth>> a, List<Map<String, PortHealth>> b) {
-        if (a.size() != b.size()) {
-            return false;
-        }
-        for (int i = 0; i < a.size(); i++) {
-            if (a.get(i) != b.get(i)) {
+    /** The plugins' maps as last merged, and the merge: the same object while no port changed. */
+    private record Merged(List<Map<String, PortHealth>> parts, Map<String, PortHealth> all) {
+        boolean isOf(List<RdmaDevicePlugin> plugins) {
+            if (parts.size() != plugins.size()) {
                 return false;
             }
+            for (int i = 0; i < parts.size(); i++) {
+                if (parts.get(i) != plugins.get(i).portHealth()) {
+                    return false;
+                }
+            }
+            return true;
         }
-        return true;
     }
-
-    /** The plugins' maps as last merged, and the merge: the same object while no port changed. */
-    private record Merged(List<Map<String, PortHealth>> parts, Map<String, PortHealth> all) {}
 
     List<RdmaDevicePlugin> plugins() {
         return plugins;

@@ -55,6 +55,7 @@ public final class NodeHealthMonitor implements AutoCloseable {
     private Instant countersRead = Instant.EPOCH;
     private volatile List<NodeCondition> conditions;
     private Map<String, PortHealth> lastKnown;
+    private volatile Instant quietUntil = Instant.EPOCH;
 
     /** @param devicePlugin the ports' health as the device plugin's last poll read it (empty map without one): read once, used twice */
     public NodeHealthMonitor(Path root, List<Port> ports, Supplier<Map<String, PortHealth>> devicePlugin, NodeHealthConfig config,
@@ -88,6 +89,12 @@ public final class NodeHealthMonitor implements AutoCloseable {
     /** One poll: sample, judge, and hand a write over when one is due. */
     void poll() {
         Instant now = clock.instant();
+        Map<String, PortHealth> known = devicePlugin.get();
+        if (known == lastKnown && now.isBefore(quietUntil)) {
+            return; // most polls: a healthy node whose ports the device plugin saw as they were, and nothing due
+        }
+        Map<String, PortHealth> before = lastKnown;
+        lastKnown = known;
         boolean presence = !now.isBefore(presenceRead.plus(PRESENCE_EVERY));
         boolean counters = !now.isBefore(countersRead.plus(countersEvery));
         if (presence) {
@@ -96,10 +103,7 @@ public final class NodeHealthMonitor implements AutoCloseable {
         if (counters) {
             countersRead = now;
         }
-        Map<String, PortHealth> known = devicePlugin.get();
-        // A healthy node whose ports the device plugin saw as they were: nothing to judge (most polls).
-        boolean quiet = known == lastKnown && !presence && !counters && health.allClear() && sampler.allKnown(known);
-        lastKnown = known;
+        boolean quiet = known == before && !presence && !counters && health.allClear() && sampler.allKnown(known);
         if (!quiet) {
             List<NodeCondition> changed = health.observe(now, sampler.sample(known, presence, counters));
             changed.forEach(c -> LOG.info("{} {}: {}", c.type(), c.status() ? "True" : "False", c.message()));
@@ -108,7 +112,14 @@ public final class NodeHealthMonitor implements AutoCloseable {
         }
         boolean due = !transitions.isEmpty() || !conditions.equals(handedOver) || lastWriteFailed
                 || !now.isBefore(handedOverAt.plus(NodeConditionWriter.HEARTBEAT));
-        if (due && !writing && !now.isBefore(retryAt)) {
+        boolean handing = due && !writing && !now.isBefore(retryAt);
+        // Until the next presence, counter or heartbeat time, a poll that sees the same map has nothing to do, while every
+        // condition is False and nothing waits to be written (a failed write ends the quiet at once: wrote)
+        quietUntil = (!due || handing) && health.allClear() && sampler.allKnown(known)
+                ? earliest(presenceRead.plus(PRESENCE_EVERY), countersRead.plus(countersEvery),
+                        (handing ? now : handedOverAt).plus(NodeConditionWriter.HEARTBEAT))
+                : Instant.EPOCH;
+        if (handing) {
             writing = true;
             handedOver = conditions;
             handedOverAt = now;
@@ -130,9 +141,17 @@ public final class NodeHealthMonitor implements AutoCloseable {
         }
     }
 
+    private static Instant earliest(Instant a, Instant b, Instant c) {
+        Instant first = a.isBefore(b) ? a : b;
+        return first.isBefore(c) ? first : c;
+    }
+
     /** After a failed write the next waits, twice as long each time up to a minute, so an API server that is down is not asked every poll. */
     private void wrote(Instant at, boolean ok) {
         lastWriteFailed = !ok;
+        if (!ok) {
+            quietUntil = Instant.EPOCH;
+        }
         retryIn = ok ? Duration.ZERO : retryIn.isZero() ? FIRST_RETRY : min(retryIn.multipliedBy(2), LAST_RETRY);
         retryAt = at.plus(retryIn);
     }
