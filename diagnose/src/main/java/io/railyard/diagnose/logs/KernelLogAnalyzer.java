@@ -33,11 +33,10 @@ final class KernelLogAnalyzer implements Analyzer {
         }
         hits++;
         Matcher failed = COMMAND_FAILED.matcher(text);
+        Matcher status = REG_MR_FAILED.matcher(text);
         if (failed.find()) {
             commandFailed(line, failed.group(1).toUpperCase(java.util.Locale.ROOT), failed.group(4).strip(), failed.group(5));
-        } else if (REG_MR_FAILED.matcher(text).find()) {
-            Matcher status = REG_MR_FAILED.matcher(text);
-            status.find();
+        } else if (status.find()) {
             findings.add("mr-registration-failed", Severity.ERROR, "the mlx5 driver could not register memory (status " + status.group(1)
                             + (status.group(1).equals("-12") ? ", out of memory" : "") + "): its memory keys or the pinnable memory ran out",
                     "registrations leaked by killed processes hold memory keys until they end (rdma resource show mr); check the "

@@ -3,6 +3,7 @@ package io.railyard.diagnose.logs;
 import java.nio.ByteBuffer;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.StandardCharsets;
+import java.util.List;
 
 /**
  * One line of an input, as a range of a larger Latin-1 string (the bytes of the chunk being read): searches use the
@@ -61,34 +62,42 @@ public final class Line {
 
     private static final int PAIRS_TESTED = 4;
 
-    /** The bits of a word's first pairs, for {@link #mayContainAny}. */
-    static long[][] pairMasks(java.util.List<String> needles) {
-        long[][] masks = new long[needles.size()][4];
-        for (int n = 0; n < needles.size(); n++) {
-            String needle = needles.get(n);
-            for (int i = 1; i < Math.min(needle.length(), PAIRS_TESTED + 1); i++) {
-                int pair = pair(needle.charAt(i - 1), needle.charAt(i));
-                masks[n][pair >>> 6] |= 1L << pair;
+    /** Words searched for together on every line, with the bits of their first pairs: see {@link #containsAny}. */
+    record Words(List<String> words, long[][] pairs) {
+        static Words of(List<String> words) {
+            long[][] masks = new long[words.size()][4];
+            for (int n = 0; n < words.size(); n++) {
+                String word = words.get(n);
+                for (int i = 1; i < Math.min(word.length(), PAIRS_TESTED + 1); i++) {
+                    int pair = pair(word.charAt(i - 1), word.charAt(i));
+                    masks[n][pair >>> 6] |= 1L << pair;
+                }
             }
+            return new Words(List.copyOf(words), masks);
         }
-        return masks;
     }
 
     /**
-     * Whether the line may hold one of the words {@link #pairMasks} was given: false when it surely holds none. One
-     * call for a whole list of words, where {@link #contains} for each would cost a call a word on every line.
+     * Whether the line holds one of the words. One mask test for the whole list first: a line whose pairs rule out every
+     * word (most lines, for most lists) costs no call a word.
      */
-    boolean mayContainAny(long[][] masks) {
+    boolean containsAny(Words words) {
         if (!pairsKnown) {
             recordPairs();
         }
-        long p0 = pairs[0];
-        long p1 = pairs[1];
-        long p2 = pairs[2];
-        long p3 = pairs[3];
-        for (long[] mask : masks) {
-            if ((p0 & mask[0]) == mask[0] && (p1 & mask[1]) == mask[1] && (p2 & mask[2]) == mask[2] && (p3 & mask[3]) == mask[3]) {
-                return true;
+        boolean possible = false;
+        for (long[] mask : words.pairs()) {
+            if ((pairs[0] & mask[0]) == mask[0] && (pairs[1] & mask[1]) == mask[1] && (pairs[2] & mask[2]) == mask[2]
+                    && (pairs[3] & mask[3]) == mask[3]) {
+                possible = true;
+                break;
+            }
+        }
+        if (possible) {
+            for (String word : words.words()) {
+                if (contains(word)) {
+                    return true;
+                }
             }
         }
         return false;

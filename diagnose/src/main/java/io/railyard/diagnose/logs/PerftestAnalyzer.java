@@ -22,7 +22,7 @@ final class PerftestAnalyzer implements Analyzer {
     private static final List<String> MARKERS = Stream.of(" : ", " Test", "#bytes", "with error", "Failed status",
             "IB devices", "state is Down", "Requested mtu", "address: LID", "to RTR", "Unable to Connect the HCA", "detect devices",
             "RoCE device", "get context", " MR", " mr", "CUDA").toList();
-    private static final long[][] MARKER_PAIRS = Line.pairMasks(MARKERS);
+    private static final Line.Words MARKER_WORDS = Line.Words.of(MARKERS);
     /** perftest's own lines when it runs on GPU memory (--use_cuda): before its header, the only sign of it in a cut paste. */
     private static final List<String> CUDA_LINES = List.of("initializing CUDA", "Listing all CUDA devices", "Picking device No.",
             "creating CUDA Ctx", "making it the current CUDA Ctx", "cuMemAlloc() of a", "allocated GPU buffer address",
@@ -52,7 +52,7 @@ final class PerftestAnalyzer implements Analyzer {
     public void accept(Line line) {
         char first = line.firstNonBlank();
         boolean row = first >= '0' && first <= '9';
-        if (!row && !hasMarker(line)) {
+        if (!row && !line.containsAny(MARKER_WORDS)) {
             return;
         }
         String text = line.text();
@@ -103,19 +103,6 @@ final class PerftestAnalyzer implements Analyzer {
                 rows.add(List.of((double) size, Double.parseDouble(numbers.group(2)), a, b));
             }
         }
-    }
-
-    /** A plain loop, not a stream: this runs on every line of a large log that is not NCCL's own. */
-    private static boolean hasMarker(Line line) {
-        if (!line.mayContainAny(MARKER_PAIRS)) {
-            return false;
-        }
-        for (String marker : MARKERS) {
-            if (line.contains(marker)) {
-                return true;
-            }
-        }
-        return false;
     }
 
     private void errors(Line line, String text) {

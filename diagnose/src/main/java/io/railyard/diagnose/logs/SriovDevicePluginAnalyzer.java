@@ -15,8 +15,7 @@ final class SriovDevicePluginAnalyzer implements Analyzer {
             "Discovering host network devices", "Plugin Registry Mode", "validating resource name", "device pool", "netResourcePool",
             "GetDeviceSpecs(", "sriovdp");
     /** The hints tested first: one pair lookup each in the line's bitmap. */
-    private static final List<String> HINTS = List.of("esource", "elector", "evice", "egistry", "sriov");
-    private static final long[][] HINT_PAIRS = Line.pairMasks(HINTS);
+    private static final Line.Words HINTS = Line.Words.of(List.of("esource", "elector", "evice", "egistry", "sriov"));
     private static final Pattern EMPTY_POOL = Pattern.compile("no devices in device pool, skipping creating resource server for (\\S+)");
 
     private final Findings findings;
@@ -28,7 +27,7 @@ final class SriovDevicePluginAnalyzer implements Analyzer {
 
     @Override
     public void accept(Line line) {
-        if (!hinted(line)) {
+        if (!line.containsAny(HINTS)) {
             return;
         }
         String text = line.text();
@@ -43,18 +42,6 @@ final class SriovDevicePluginAnalyzer implements Analyzer {
                             + "check that the VFs exist (sriov_numvfs), their device ID and driver (lspci -nnk), and for isRdma that "
                             + "the VFs have RDMA devices; pods requesting it stay Pending", line);
         }
-    }
-
-    private static boolean hinted(Line line) {
-        if (!line.mayContainAny(HINT_PAIRS)) {
-            return false;
-        }
-        for (String hint : HINTS) {
-            if (line.contains(hint)) {
-                return true;
-            }
-        }
-        return false;
     }
 
     @Override

@@ -18,9 +18,8 @@ final class UnexplainedErrors {
     private static final int TEXT_KEPT = 300;
 
     /** Cheap first tests, each a pair lookup in the line's bitmap: a line with none of them is no error line. */
-    private static final List<String> HINTS = List.of("rr", "RR", "ail", "AIL", "arn", "ARN", "ouldn", "nable", "annot", "atal",
-            "ATAL", "eset by", "roken pipe", "egmentation", "timed out", "xception", "on-zero status", "bort");
-    private static final long[][] HINT_PAIRS = Line.pairMasks(HINTS);
+    private static final Line.Words HINTS = Line.Words.of(List.of("rr", "RR", "ail", "AIL", "arn", "ARN", "ouldn", "nable", "annot", "atal",
+            "ATAL", "eset by", "roken pipe", "egmentation", "timed out", "xception", "on-zero status", "bort"));
     private static final Pattern WORDS = Pattern.compile("\\b(?:[Ee]rrors?|ERRORS?|[Ff]ail(?:ed|ure|s)?|FAIL(?:ED|URE)?|[Ww]arn(?:ing)?|"
             + "WARN(?:ING)?|[Ff]atal|FATAL|[Cc]ouldn't|[Uu]nable to|[Cc]annot|err\\(|Segmentation fault|[Aa]bort(?:ed|ing)?|reset by peer|"
             + "[Bb]roken pipe|timed out|non-zero status)\\b|\\w+(?:Error|Exception):");
@@ -65,7 +64,7 @@ final class UnexplainedErrors {
     }
 
     static boolean readsAsProblem(Line line) {
-        if (!hinted(line) && !(line.length() > 5 && isGlogProblem(line))) {
+        if (!line.containsAny(HINTS) && !(line.length() > 5 && isGlogProblem(line))) {
             return false;
         }
         String text = line.text();
@@ -87,18 +86,6 @@ final class UnexplainedErrors {
         Matcher word = WORDS.matcher(text);
         while (word.find()) {
             if (!ZERO.matcher(text.substring(word.end())).find()) {
-                return true;
-            }
-        }
-        return false;
-    }
-
-    private static boolean hinted(Line line) {
-        if (!line.mayContainAny(HINT_PAIRS)) {
-            return false;
-        }
-        for (String hint : HINTS) {
-            if (line.contains(hint)) {
                 return true;
             }
         }
