@@ -187,8 +187,16 @@ public final class FabricHealth {
         return sw == null ? 0 : sw.tier();
     }
 
+    /** The lanes of a width such as {@code 4X}: its digits. */
     private static int lanes(String width) {
-        return Integer.parseInt(width.replaceAll("\\D", ""));
+        int lanes = 0;
+        for (int i = 0; i < width.length(); i++) {
+            char c = width.charAt(i);
+            if (c >= '0' && c <= '9') {
+                lanes = lanes * 10 + c - '0';
+            }
+        }
+        return lanes;
     }
 
     /** The most common value; the larger one on a tie, so that a fabric half degraded still reads as degraded. */

@@ -30,7 +30,8 @@ public record Guid(long value) implements Comparable<Guid> {
 
     /** The 16 hex digits without {@code 0x}, as in ibnetdiscover's node ids. */
     public String hex() {
-        return String.format("%016x", value);
+        String hex = Long.toHexString(value);
+        return "0".repeat(16 - hex.length()) + hex;
     }
 
     @Override

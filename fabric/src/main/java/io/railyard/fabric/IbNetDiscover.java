@@ -99,35 +99,49 @@ public final class IbNetDiscover {
      */
     private static PendingPort port(String line, String currentId, Map<String, FabricNode> byId, Map<Guid, Guid> portGuids) {
         int close = line.indexOf(']');
-        int port = close < 0 ? -1 : parseIntOr(line.substring(1, close), -1);
-        String ownPortGuid = close + 1 < line.length() && line.charAt(close + 1) == '(' ? hexAt(line, close + 2) : null;
+        int port = close < 0 ? -1 : intIn(line, 1, close, -1);
         int idStart = line.indexOf('"', close);
         int idEnd = idStart < 0 ? -1 : line.indexOf('"', idStart + 1);
         if (port < 0 || idEnd < 0 || idEnd + 1 >= line.length() || line.charAt(idEnd + 1) != '[') {
             return null;
         }
         int peerClose = line.indexOf(']', idEnd);
-        int peerPort = peerClose < 0 ? -1 : parseIntOr(line.substring(idEnd + 2, peerClose), -1);
+        int peerPort = peerClose < 0 ? -1 : intIn(line, idEnd + 2, peerClose, -1);
         if (peerPort < 0) {
             return null;
         }
         int hash = line.indexOf('#', peerClose);
-        String comment = hash < 0 ? "" : line.substring(hash + 1);
         FabricNode node = byId.get(currentId);
         if (!node.isSwitch()) {
-            if (ownPortGuid != null) {
-                portGuids.put(Guid.parse(ownPortGuid), node.guid());
+            if (close + 1 < line.length() && line.charAt(close + 1) == '(') {
+                portGuids.put(Guid.parse(hexAt(line, close + 2)), node.guid());
             }
-            int ownLid = lidAfter(comment, 0);
-            if (node.lid() == 0 && ownLid > 0 && comment.stripLeading().startsWith("lid ")) {
-                byId.put(currentId, new FabricNode(node.guid(), node.type(), node.description(), node.ports(), ownLid, node.evidence()));
+            int lid = hash < 0 ? -1 : skipWhitespace(line, hash + 1);
+            if (node.lid() == 0 && lid >= 0 && line.startsWith("lid ", lid)) {
+                int ownLid = lidAfter(line, lid);
+                if (ownLid > 0) {
+                    byId.put(currentId, new FabricNode(node.guid(), node.type(), node.description(), node.ports(), ownLid, node.evidence()));
+                }
             }
         }
-        String rate = lastWord(comment);
-        int x = rate.indexOf('x');
-        boolean hasRate = x > 0 && rate.substring(0, x).chars().allMatch(Character::isDigit) && x + 1 < rate.length();
-        return new PendingPort(currentId, port, line.substring(idStart + 1, idEnd), peerPort, hasRate ? rate.substring(0, x) + "X" : "",
-                hasRate ? rate.substring(x + 1).toUpperCase(Locale.ROOT) : "", line.strip());
+        // the rate is the comment's last word, 4xNDR: lanes, x, lane speed
+        int end = line.length();
+        while (end > 0 && Character.isWhitespace(line.charAt(end - 1))) {
+            end--;
+        }
+        int start = end;
+        while (start > hash + 1 && start > 0 && !Character.isWhitespace(line.charAt(start - 1))) {
+            start--;
+        }
+        int x = line.indexOf('x', start);
+        boolean hasRate = hash >= 0 && x > start && x + 1 < end && intIn(line, start, x, -1) >= 0;
+        return new PendingPort(currentId, port, line.substring(idStart + 1, idEnd), peerPort, hasRate ? width(line, start, x) : "",
+                hasRate ? line.substring(x + 1, end).toUpperCase(Locale.ROOT) : "", line.strip());
+    }
+
+    /** {@code 4X} for the digits of {@code 4xNDR}; the usual widths are constants, not one string per port. */
+    private static String width(String line, int start, int x) {
+        return x == start + 1 && line.charAt(start) == '4' ? "4X" : line.substring(start, x) + "X";
     }
 
     private static Fabric parsePorts(List<String> lines) {
@@ -203,12 +217,6 @@ public final class IbNetDiscover {
         return end == start ? 0 : Integer.parseInt(text.substring(start, end));
     }
 
-    private static String lastWord(String text) {
-        String stripped = text.stripTrailing();
-        int space = Math.max(stripped.lastIndexOf(' '), stripped.lastIndexOf('\t'));
-        return stripped.substring(space + 1);
-    }
-
     private static int indexOfWhitespace(String text, int from) {
         for (int i = from; i < text.length(); i++) {
             if (Character.isWhitespace(text.charAt(i))) {
@@ -219,10 +227,37 @@ public final class IbNetDiscover {
     }
 
     private static int parseIntOr(String text, int otherwise) {
-        try {
-            return Integer.parseInt(text.strip());
-        } catch (NumberFormatException e) {
+        return intIn(text, 0, text.length(), otherwise);
+    }
+
+    /** The decimal number in {@code text[from, to)}, blanks around it allowed; {@code otherwise} if there is none. */
+    private static int intIn(String text, int from, int to, int otherwise) {
+        int start = skipWhitespace(text, from);
+        int end = to;
+        while (end > start && Character.isWhitespace(text.charAt(end - 1))) {
+            end--;
+        }
+        if (start < 0 || start >= end || end - start > 9) {
             return otherwise;
         }
+        int value = 0;
+        for (int i = start; i < end; i++) {
+            char c = text.charAt(i);
+            if (c < '0' || c > '9') {
+                return otherwise;
+            }
+            value = value * 10 + c - '0';
+        }
+        return value;
+    }
+
+    /** The first index at or after {@code from} that is not whitespace; -1 if there is none. */
+    private static int skipWhitespace(String text, int from) {
+        for (int i = from; i < text.length(); i++) {
+            if (!Character.isWhitespace(text.charAt(i))) {
+                return i;
+            }
+        }
+        return -1;
     }
 }
