@@ -16,28 +16,13 @@ import java.util.List;
  * split into UPLINKS planes). Arguments: FILE HOSTS [RAILS LEAVES SPINES CORES UPLINKS]; without the shape, pods of 32
  * hosts, 8 rails, 8 spines a pod, 8 cores.
  */
-public final class SyntheticFabric {
+public record SyntheticFabric(int hosts, int rails, int leavesPerRail, int spines, int cores, int uplinks) {
     private static final long SWITCH_GUID = 0xb8cef60300000000L;
     private static final long CA_GUID = 0x043f720300000000L;
 
     private record Link(int port, String peerId, int peerPort, String peerDescription, int peerLid, Long peerPortGuid) {}
 
-    private final int hosts;
-    private final int rails;
-    private final int leavesPerRail;
-    private final int spines;
-    private final int cores;
-    private final int uplinks;
-    private final int hostsPerLeaf;
-
-    private SyntheticFabric(int hosts, int rails, int leavesPerRail, int spines, int cores, int uplinks) {
-        this.hosts = hosts;
-        this.rails = rails;
-        this.leavesPerRail = leavesPerRail;
-        this.spines = spines;
-        this.cores = cores;
-        this.uplinks = uplinks;
-        this.hostsPerLeaf = (hosts + leavesPerRail - 1) / leavesPerRail;
+    public SyntheticFabric {
         if (spines % uplinks != 0 || cores % uplinks != 0) {
             throw new IllegalArgumentException("SPINES and CORES must be multiples of UPLINKS");
         }
@@ -56,6 +41,10 @@ public final class SyntheticFabric {
         try (BufferedWriter out = Files.newBufferedWriter(Path.of(args[0]), StandardCharsets.UTF_8)) {
             shape.write(out);
         }
+    }
+
+    private int hostsPerLeaf() {
+        return (hosts + leavesPerRail - 1) / leavesPerRail;
     }
 
     private int leaves() {
@@ -84,7 +73,7 @@ public final class SyntheticFabric {
             List<Integer> down = leavesOfSpine(s);
             for (int i = 0; i < down.size(); i++) {
                 int leaf = down.get(i);
-                links.add(new Link(i + 1, switchId(leaf), hostsPerLeaf + 1 + s % uplinks, switchName("leaf", leaf), lid(leaf), null));
+                links.add(new Link(i + 1, switchId(leaf), hostsPerLeaf() + 1 + s % uplinks, switchName("leaf", leaf), lid(leaf), null));
             }
             int plane = s % uplinks;
             for (int k = 0; k < coresPerPlane; k++) {
@@ -98,22 +87,22 @@ public final class SyntheticFabric {
             int pod = l % leavesPerRail;
             int rail = l / leavesPerRail;
             List<Link> links = new ArrayList<>();
-            for (int h = 0; h < hostsPerLeaf && pod * hostsPerLeaf + h < hosts; h++) {
-                int hca = (pod * hostsPerLeaf + h) * rails + rail;
+            for (int h = 0; h < hostsPerLeaf() && pod * hostsPerLeaf() + h < hosts; h++) {
+                int hca = (pod * hostsPerLeaf() + h) * rails + rail;
                 links.add(new Link(h + 1, "H-" + hex(caGuid(hca)).substring(2), 1, hcaName(hca), caLid(hca), caGuid(hca) + 1));
             }
             int group = pod % spineGroups();
             for (int u = 0; u < uplinks; u++) {
                 int spine = group * uplinks + u;
-                links.add(new Link(hostsPerLeaf + 1 + u, switchId(spineIndex(spine)), leavesOfSpine(spine).indexOf(l) + 1,
+                links.add(new Link(hostsPerLeaf() + 1 + u, switchId(spineIndex(spine)), leavesOfSpine(spine).indexOf(l) + 1,
                         switchName("spine", spine), lid(spineIndex(spine)), null));
             }
             writeSwitch(out, l, switchName("leaf", l), links);
         }
         for (int hca = 0; hca < hosts * rails; hca++) {
             int host = hca / rails;
-            int leaf = hca % rails * leavesPerRail + host / hostsPerLeaf;
-            int leafPort = host % hostsPerLeaf + 1;
+            int leaf = hca % rails * leavesPerRail + host / hostsPerLeaf();
+            int leafPort = host % hostsPerLeaf() + 1;
             out.write("vendid=0x2c9\ndevid=0x1021\nsysimgguid=" + hex(caGuid(hca)) + "\ncaguid=" + hex(caGuid(hca)) + "\n");
             out.write("Ca\t1 \"H-" + hex(caGuid(hca)).substring(2) + "\"\t\t# \"" + hcaName(hca) + "\"\n");
             out.write("[1](" + Long.toHexString(caGuid(hca) + 1) + ") \t\"" + switchId(leaf) + "\"[" + leafPort + "]\t\t# lid "

@@ -86,7 +86,7 @@ public final class IbNetDiscover {
         if (!(type.equals("Switch") || type.equals("Ca") || type.equals("Rt")) || id == null || description == null) {
             return null;
         }
-        int ports = parseIntOr(line.substring(space, firstQuote).strip(), 0);
+        int ports = intIn(line, space, firstQuote, 0);
         String rest = line.substring(line.indexOf('"', line.indexOf('"', hash) + 1) + 1);
         return new FabricNode(declaredGuid != null ? declaredGuid : guidOfId(id), type.equals("Switch") ? FabricNode.Type.SWITCH : FabricNode.Type.CA,
                 description, ports, lidAfter(rest, 0), line.strip());
@@ -130,7 +130,7 @@ public final class IbNetDiscover {
             end--;
         }
         int start = end;
-        while (start > hash + 1 && start > 0 && !Character.isWhitespace(line.charAt(start - 1))) {
+        while (start > hash + 1 && !Character.isWhitespace(line.charAt(start - 1))) {
             start--;
         }
         int x = line.indexOf('x', start);
@@ -224,10 +224,6 @@ public final class IbNetDiscover {
             }
         }
         return -1;
-    }
-
-    private static int parseIntOr(String text, int otherwise) {
-        return intIn(text, 0, text.length(), otherwise);
     }
 
     /** The decimal number in {@code text[from, to)}, blanks around it allowed; {@code otherwise} if there is none. */
