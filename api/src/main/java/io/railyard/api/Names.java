@@ -16,6 +16,8 @@ public final class Names {
     /** Pod annotations written by the operator once the gang is placed, in topology order. */
     public static final String NODE_RANK_ANNOTATION = PREFIX + "node-rank";
     public static final String MASTER_ADDR_ANNOTATION = PREFIX + "master-addr";
+    /** Pod label: the pod's node rank (torchrun's --node-rank), for the agent's port attribution and the dashboards. */
+    public static final String RANK_LABEL = PREFIX + "rank";
 
     /**
      * Preflight: on pods, the run they belong to; on nodes, the verdict (passed or failed). The pods' annotations say

@@ -12,6 +12,7 @@ import io.railyard.agent.NodeLabeler;
 import io.railyard.agent.PluginDevice;
 import io.railyard.agent.health.NodeConditionCollector;
 import io.railyard.agent.health.NodeHealthMonitor;
+import io.railyard.agent.podresources.PodResourcesClient;
 import io.railyard.node.NodeDiscovery;
 import io.railyard.node.NodeInventory;
 import io.railyard.node.Port;
@@ -86,6 +87,9 @@ final class AgentCommand implements Callable<Integer> {
     @Option(names = "--cdi-dir", defaultValue = "/var/run/cdi", description = "Where the claims' CDI specs go (default: ${DEFAULT-VALUE}).")
     Path cdiDir;
 
+    @Mixin
+    PodResourcesOptions podResources = new PodResourcesOptions();
+
     @Option(names = "--kubeconfig", description = "Kubeconfig file (default: KUBECONFIG, ~/.kube/config, else in-cluster).")
     Path kubeconfig;
 
@@ -117,6 +121,11 @@ final class AgentCommand implements Callable<Integer> {
         if (nodeHealth != null) {
             collectors.add(new NodeConditionCollector(nodeHealth));
         }
+        PodResourcesOptions.Attribution attribution = metricsSocket == null ? null : podResources.start(PodResourcesClient.DEFAULT_SOCKET, node,
+                agentConfig, dra ? draDriverName : "", noKubernetes ? null : KubeClients.client(kubeconfig), nodeName);
+        if (attribution != null) {
+            collectors.add(attribution.collector());
+        }
         NodeMetrics metrics = metricsSocket == null ? null : HostPort.listen("--metrics-address", metricsSocket,
                 address -> NodeMetrics.start(address, root, resource, collectors.toArray(MultiCollector[]::new)));
         if (agent != null) {
@@ -140,6 +149,9 @@ final class AgentCommand implements Callable<Integer> {
         }
         if (metrics != null) {
             metrics.close();
+        }
+        if (attribution != null) {
+            attribution.close();
         }
         health.stop(0);
         if (agent != null) {

@@ -1,5 +1,8 @@
 package io.railyard.cli;
 
+import io.prometheus.metrics.model.registry.MultiCollector;
+import io.railyard.agent.AgentConfig;
+import io.railyard.node.NodeDiscovery;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -19,12 +22,18 @@ final class ExporterCommand implements Callable<Integer> {
     @Option(names = "--listen", defaultValue = "0.0.0.0:9402", description = "HOST:PORT of /metrics (default: ${DEFAULT-VALUE}).")
     String listen;
 
+    @Mixin
+    PodResourcesOptions podResources = new PodResourcesOptions();
+
     @Override
     public Integer call() throws Exception {
         Termination termination = Termination.listen();
         Path root = host.checked();
-        try (NodeMetrics metrics = HostPort.listen("--listen", HostPort.parse("--listen", listen),
-                address -> NodeMetrics.start(address, root, "rdma/rdma"))) {
+        PodResourcesOptions.Attribution attribution = podResources.start(null, NodeDiscovery.discover(root), AgentConfig.defaults(), "",
+                null, null);
+        MultiCollector[] more = attribution == null ? new MultiCollector[0] : new MultiCollector[] {attribution.collector()};
+        try (attribution; NodeMetrics metrics = HostPort.listen("--listen", HostPort.parse("--listen", listen),
+                address -> NodeMetrics.start(address, root, "rdma/rdma", more))) {
             System.err.println("serving RDMA metrics of " + root + " on http://" + listen.replace("0.0.0.0", "localhost")
                     .replaceAll(":\\d+$", ":" + metrics.port()) + "/metrics");
             termination.await();

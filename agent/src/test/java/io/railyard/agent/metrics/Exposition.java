@@ -11,20 +11,20 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /** Samples of a Prometheus text exposition, keyed by name and sorted labels. */
-final class Exposition {
+public final class Exposition {
     private static final Pattern SAMPLE = Pattern.compile("^([a-zA-Z_:][a-zA-Z0-9_:]*)(\\{(.*)\\})?\\s+(\\S+)");
     private static final Pattern LABEL = Pattern.compile("([a-zA-Z_][a-zA-Z0-9_]*)=\"((?:[^\"\\\\]|\\\\.)*)\"");
 
     private Exposition() {}
 
-    static String scrape(int port) throws Exception {
+    public static String scrape(int port) throws Exception {
         HttpResponse<String> response = HttpClient.newHttpClient().send(
                 HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/metrics")).build(),
                 HttpResponse.BodyHandlers.ofString());
         return response.body();
     }
 
-    static Map<String, Double> parse(String text) {
+    public static Map<String, Double> parse(String text) {
         Map<String, Double> samples = new TreeMap<>();
         for (String line : text.split("\n")) {
             Matcher sample = SAMPLE.matcher(line);

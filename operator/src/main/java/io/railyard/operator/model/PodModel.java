@@ -49,6 +49,9 @@ final class PodModel {
         PodBuilder pod = new PodBuilder().withMetadata(Ownership.metadata(job, settings.podName(index)));
         pod.editMetadata().addToLabels(Names.INDEX_LABEL, String.valueOf(index))
                 .addToLabels(Names.ATTEMPT_LABEL, String.valueOf(attempt(job))).endMetadata();
+        if (!settings.topologyOrder()) { // else the operator labels the rank once the gang is placed
+            pod.editMetadata().addToLabels(Names.RANK_LABEL, String.valueOf(index)).endMetadata();
+        }
         NodeSelectorTermBuilder nodes = new NodeSelectorTermBuilder().addNewMatchExpression().withKey(Names.RDMA_NODE_LABEL)
                 .withOperator("In").withValues("true").endMatchExpression();
         List<String> excluded = excludedNodes(job);

@@ -329,11 +329,9 @@ public final class TrainingJobReconciler implements Reconciler<TrainingJob>, Cle
                 ? pods.stream().sorted((a, b) -> index(a) - index(b))
                         .map(pod -> new RankOrder.Rank(index(pod), pod.getMetadata().getName(), pod.getSpec().getNodeName())).toList()
                 : RankOrder.of(pods, labels, keys);
-        if (!keys.isEmpty()) {
-            String master = RankOrder.masterAddress(order, job.getMetadata().getName(), job.getMetadata().getNamespace());
-            for (RankOrder.Rank rank : order) {
-                annotate(client, job, pods, rank, master);
-            }
+        String master = keys.isEmpty() ? null : RankOrder.masterAddress(order, job.getMetadata().getName(), job.getMetadata().getNamespace());
+        for (RankOrder.Rank rank : order) {
+            markRank(client, job, pods, rank, master);
         }
         return order.stream().map(rank -> {
             TrainingJobStatus.Rank entry = new TrainingJobStatus.Rank();
@@ -344,16 +342,28 @@ public final class TrainingJobReconciler implements Reconciler<TrainingJob>, Cle
         }).toList();
     }
 
-    /** Writes a pod's rank and master address once; the pod's await-rank init container is waiting for them. */
-    private static void annotate(KubernetesClient client, TrainingJob job, List<Pod> pods, RankOrder.Rank rank, String master) {
+    /**
+     * Labels a pod with its rank (the agent's port attribution reads it) and, when the rank follows the topology
+     * ({@code master} not null), writes the rank and master address its await-rank init container is waiting for. Once.
+     */
+    private static void markRank(KubernetesClient client, TrainingJob job, List<Pod> pods, RankOrder.Rank rank, String master) {
         Pod pod = pods.stream().filter(p -> p.getMetadata().getName().equals(rank.pod())).findFirst().orElseThrow();
+        String value = String.valueOf(rank.rank());
         Map<String, String> annotations = pod.getMetadata().getAnnotations() == null ? Map.of() : pod.getMetadata().getAnnotations();
-        if (String.valueOf(rank.rank()).equals(annotations.get(Names.NODE_RANK_ANNOTATION)) && master.equals(annotations.get(Names.MASTER_ADDR_ANNOTATION))) {
+        Map<String, String> labels = pod.getMetadata().getLabels() == null ? Map.of() : pod.getMetadata().getLabels();
+        boolean annotated = master == null || value.equals(annotations.get(Names.NODE_RANK_ANNOTATION)) && master.equals(annotations.get(Names.MASTER_ADDR_ANNOTATION));
+        if (annotated && value.equals(labels.get(Names.RANK_LABEL))) {
             return;
         }
         client.pods().inNamespace(job.getMetadata().getNamespace()).withName(rank.pod()).edit(p -> {
-            p.getMetadata().getAnnotations().put(Names.NODE_RANK_ANNOTATION, String.valueOf(rank.rank()));
-            p.getMetadata().getAnnotations().put(Names.MASTER_ADDR_ANNOTATION, master);
+            p.getMetadata().getLabels().put(Names.RANK_LABEL, value);
+            if (master != null) {
+                if (p.getMetadata().getAnnotations() == null) {
+                    p.getMetadata().setAnnotations(new HashMap<>());
+                }
+                p.getMetadata().getAnnotations().put(Names.NODE_RANK_ANNOTATION, value);
+                p.getMetadata().getAnnotations().put(Names.MASTER_ADDR_ANNOTATION, master);
+            }
             return p;
         });
     }

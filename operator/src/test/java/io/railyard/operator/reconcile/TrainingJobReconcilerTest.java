@@ -248,7 +248,27 @@ class TrainingJobReconcilerTest {
                     .containsEntry(Names.MASTER_ADDR_ANNOTATION, "topo-1.topo.ns.svc");
             assertThat(pod("topo-0").getMetadata().getAnnotations()).containsEntry(Names.NODE_RANK_ANNOTATION, "1")
                     .containsEntry(Names.MASTER_ADDR_ANNOTATION, "topo-1.topo.ns.svc");
+            assertThat(pod("topo-1").getMetadata().getLabels()).containsEntry(Names.RANK_LABEL, "0");
+            assertThat(pod("topo-0").getMetadata().getLabels()).containsEntry(Names.RANK_LABEL, "1");
         });
+    }
+
+    @Test
+    void aPodWithoutItsRankLabelGetsItOnceTheGangIsPlaced() throws Exception {
+        create("older", "{image: pytorch, script: t.py, nodes: 2, gpusPerNode: 8}");
+        await().atMost(Duration.ofSeconds(20)).untilAsserted(() -> assertThat(pods("older")).hasSize(2));
+        assertThat(pod("older-1").getMetadata().getLabels()).containsEntry(Names.RANK_LABEL, "1"); // set when it was made
+        // as a pod made by an operator from before the label was
+        client.pods().inNamespace("ns").withName("older-1").edit(p -> {
+            p.getMetadata().getLabels().remove(Names.RANK_LABEL);
+            return p;
+        });
+
+        pods("older").forEach(pod -> place(pod, "node-" + pod.getMetadata().getName(), "Running"));
+
+        await().atMost(Duration.ofSeconds(20)).untilAsserted(() ->
+                assertThat(pod("older-1").getMetadata().getLabels()).containsEntry(Names.RANK_LABEL, "1"));
+        assertThat(pod("older-0").getMetadata().getLabels()).containsEntry(Names.RANK_LABEL, "0");
     }
 
     @Test

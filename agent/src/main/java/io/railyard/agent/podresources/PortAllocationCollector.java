@@ -1,0 +1,86 @@
+package io.railyard.agent.podresources;
+
+import io.prometheus.metrics.model.registry.MultiCollector;
+import io.prometheus.metrics.model.snapshots.GaugeSnapshot;
+import io.prometheus.metrics.model.snapshots.GaugeSnapshot.GaugeDataPointSnapshot;
+import io.prometheus.metrics.model.snapshots.InfoSnapshot;
+import io.prometheus.metrics.model.snapshots.InfoSnapshot.InfoDataPointSnapshot;
+import io.prometheus.metrics.model.snapshots.Labels;
+import io.prometheus.metrics.model.snapshots.MetricSnapshots;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.function.BiFunction;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Which pod holds each RDMA port: {@code railyard_rdma_port_allocation_info}, one series per port a container
+ * holds, so that any port series joins to its job with {@code * on(device, port) group_left(namespace, pod,
+ * trainingjob, rank)}. The kubelet is asked at most once per {@code maxAge}; while it cannot be asked, the series
+ * are absent and {@code railyard_rdma_podresources_up} is 0, said once in the log.
+ */
+public final class PortAllocationCollector implements MultiCollector {
+    private static final Logger LOG = LoggerFactory.getLogger(PortAllocationCollector.class);
+
+    private final PodResourcesClient kubelet;
+    private final PortHolders holders;
+    private final BiFunction<String, String, PodIdentities.Identity> identities;
+    private final Clock clock;
+    private final Duration maxAge;
+    private Instant listedAt;
+    private List<HeldPort> held = List.of();
+    private boolean up = true;
+
+    /**
+     * @param identities the TrainingJob and rank of a pod by namespace and name
+     * @param maxAge how long one listing serves scrapes
+     */
+    public PortAllocationCollector(PodResourcesClient kubelet, PortHolders holders,
+            BiFunction<String, String, PodIdentities.Identity> identities, Clock clock, Duration maxAge) {
+        this.kubelet = kubelet;
+        this.holders = holders;
+        this.identities = identities;
+        this.clock = clock;
+        this.maxAge = maxAge;
+    }
+
+    @Override
+    public synchronized MetricSnapshots collect() {
+        Instant now = clock.instant();
+        if (listedAt == null || !now.isBefore(listedAt.plus(maxAge))) {
+            refresh();
+            listedAt = now;
+        }
+        InfoSnapshot.Builder allocation = InfoSnapshot.builder().name("railyard_rdma_port_allocation")
+                .help("The container holding an RDMA port, with its TrainingJob and rank (empty for pods the operator did not make)");
+        for (HeldPort port : held) {
+            PodIdentities.Identity identity = identities.apply(port.namespace(), port.pod());
+            allocation.dataPoint(InfoDataPointSnapshot.builder().labels(Labels.of(
+                    "container", port.container(), "device", port.device(), "namespace", port.namespace(), "pod", port.pod(),
+                    "port", String.valueOf(port.port()), "rank", identity.rank(), "resource", port.resource(),
+                    "trainingjob", identity.trainingJob())).build());
+        }
+        GaugeSnapshot upGauge = GaugeSnapshot.builder().name("railyard_rdma_podresources_up")
+                .help("1 when the kubelet's PodResources API answered the last listing")
+                .dataPoint(GaugeDataPointSnapshot.builder().value(up ? 1 : 0).build()).build();
+        return held.isEmpty() ? MetricSnapshots.of(upGauge) : MetricSnapshots.of(allocation.build(), upGauge);
+    }
+
+    private void refresh() {
+        try {
+            held = holders.of(kubelet.list());
+            if (!up) {
+                LOG.info("the kubelet's PodResources API answers again at {}: attributing ports to pods", kubelet.socket());
+            }
+            up = true;
+        } catch (PodResourcesClient.UnavailableException e) {
+            if (up) {
+                LOG.warn("{}: ports are not attributed to pods until it answers", e.getMessage());
+            }
+            held = List.of();
+            up = false;
+        }
+    }
+}
