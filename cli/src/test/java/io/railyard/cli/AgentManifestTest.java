@@ -85,7 +85,24 @@ class AgentManifestTest {
         List<PolicyRule> rules = load("rbac.yaml", ClusterRole.class).getRules();
 
         assertThat(rules).extracting(r -> String.join(",", r.getResources()) + ": " + String.join(",", r.getVerbs()))
-                .containsExactly("nodes: get,patch", "nodes/status: patch", "events: create");
+                .containsExactly("nodes: get,patch", "nodes/status: patch", "events: create", "pods: list,watch");
+    }
+
+    @Test
+    void theKubeletsPodResourcesSocketIsMountedReadOnlyWhereTheAgentLooksAndTheScrapeKeepsItsLabels() throws Exception {
+        DaemonSet daemonSet = load("daemonset.yaml", DaemonSet.class);
+        Container agent = daemonSet.getSpec().getTemplate().getSpec().getContainers().getFirst();
+        String socketDir = io.railyard.agent.podresources.PodResourcesClient.DEFAULT_SOCKET.getParent().toString();
+
+        assertThat(agent.getVolumeMounts()).filteredOn(m -> m.getMountPath().equals(socketDir))
+                .singleElement().satisfies(mount -> {
+                    assertThat(mount.getReadOnly()).isTrue();
+                    assertThat(daemonSet.getSpec().getTemplate().getSpec().getVolumes()).filteredOn(v -> v.getName().equals(mount.getName()))
+                            .singleElement().satisfies(volume -> assertThat(volume.getHostPath().getPath()).isEqualTo(socketDir));
+                });
+        com.fasterxml.jackson.databind.JsonNode podMonitor = new com.fasterxml.jackson.databind.ObjectMapper(
+                new com.fasterxml.jackson.dataformat.yaml.YAMLFactory()).readTree(DEPLOY.resolveSibling("monitoring/podmonitor.yaml").toFile());
+        assertThat(podMonitor.path("spec").path("podMetricsEndpoints").get(0).path("honorLabels").asBoolean()).isTrue();
     }
 
     /** The flags the cache was trained with must be the flags it runs with, or the JVM refuses the cache. */

@@ -9,13 +9,22 @@ import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import io.prometheus.metrics.expositionformats.OpenMetricsTextFormatWriter;
 import io.prometheus.metrics.expositionformats.PrometheusTextFormatWriter;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
+import io.railyard.agent.AgentConfig;
 import io.railyard.agent.DevicePluginTestbed;
+import io.railyard.agent.podresources.FakePodResources;
+import io.railyard.agent.podresources.PodIdentities;
+import io.railyard.agent.podresources.PodResourcesClient;
+import io.railyard.agent.podresources.PortAllocationCollector;
+import io.railyard.agent.podresources.PortHolders;
+import io.railyard.node.NodeDiscovery;
 import io.railyard.testkit.ExampleNodes;
 import io.railyard.testkit.HostTree;
 import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.TimeUnit;
@@ -32,10 +41,13 @@ import org.junit.jupiter.params.provider.ValueSource;
 class MonitoringIT {
     private static final Path MONITORING = Path.of(System.getProperty("railyard.repo", "..")).resolve("deploy/monitoring");
     private static final Pattern METRIC = Pattern.compile("\\b(railyard_[a-z0-9_]+)");
+    private static final Pattern RECORDED = Pattern.compile("\\b(railyard:[a-z0-9_:]+)");
 
     @TempDir
     static Path dir;
     static DevicePluginTestbed testbed;
+    static FakePodResources kubelet;
+    static PodResourcesClient podResources;
     static String exposition;
 
     @BeforeAll
@@ -48,6 +60,11 @@ class MonitoringIT {
         doctor.refresh();
         registry.register(doctor);
         registry.register(new io.railyard.agent.DevicePluginCollector(testbed.agent()));
+        kubelet = FakePodResources.serve(dir.resolve("pod-resources.sock"));
+        kubelet.list(FakePodResources.pod("ml", "llama-worker-0", FakePodResources.container("trainer", "rdma/rdma", "mlx5_1:1")));
+        podResources = new PodResourcesClient(dir.resolve("pod-resources.sock"));
+        registry.register(new PortAllocationCollector(podResources, PortHolders.forNode(NodeDiscovery.discover(testbed.root()),
+                AgentConfig.defaults(), ""), (namespace, pod) -> new PodIdentities.Identity("llama", "0"), Clock.systemUTC(), Duration.ZERO));
         await().until(() -> testbed.agent().isServingAndRegistered());
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         PrometheusTextFormatWriter.create().write(out, registry.scrape());
@@ -56,6 +73,8 @@ class MonitoringIT {
 
     @AfterAll
     static void stop() {
+        podResources.close();
+        kubelet.close();
         testbed.close();
     }
 
@@ -134,19 +153,83 @@ class MonitoringIT {
     }
 
     @Test
-    void alertsAndDashboardNameOnlyExportedMetrics() throws Exception {
+    void alertsAndDashboardsNameOnlyExportedMetricsAndRecordedRules() throws Exception {
         Set<String> exported = new TreeSet<>();
         Exposition.parse(exposition).keySet().forEach(series -> exported.add(series.substring(0, series.indexOf('['))));
         String rules = Files.readString(MONITORING.resolve("prometheusrule.yaml"));
-        JsonNode dashboard = new ObjectMapper().readTree(MONITORING.resolve("grafana-dashboard.json").toFile());
+        Set<String> recorded = new TreeSet<>();
+        new ObjectMapper(new YAMLFactory()).readTree(rules).path("spec").path("groups").forEach(group -> group.path("rules")
+                .forEach(rule -> recorded.add(rule.path("record").asText())));
         Set<String> used = new TreeSet<>(names(rules));
-        dashboard.findValues("expr").forEach(expr -> used.addAll(names(expr.asText())));
-        dashboard.path("templating").path("list").forEach(variable -> used.addAll(names(variable.path("definition").asText())));
+        Set<String> recordedUsed = new TreeSet<>(recordedNames(rules));
+        for (Path file : dashboards()) {
+            Set<String> inDashboard = new TreeSet<>();
+            Set<String> recordedInDashboard = new TreeSet<>();
+            for (String query : queries(new ObjectMapper().readTree(file.toFile()))) {
+                inDashboard.addAll(names(query));
+                recordedInDashboard.addAll(recordedNames(query));
+            }
+            assertThat(inDashboard).as(file.getFileName() + " queries").isNotEmpty();
+            used.addAll(inDashboard);
+            recordedUsed.addAll(recordedInDashboard);
+        }
 
-        assertThat(dashboard.path("panels").size()).isGreaterThan(8);
         assertThat(used).contains("railyard_rdma_port_data_received_bytes_total", "railyard_doctor_check_status",
-                "railyard_rdma_np_ecn_marked_roce_packets_received_total", "railyard_rdma_state_id");
+                "railyard_rdma_np_ecn_marked_roce_packets_received_total", "railyard_rdma_state_id",
+                "railyard_rdma_port_allocation_info", "railyard_rdma_port_transmit_wait_total");
         assertThat(exported).containsAll(used);
+        assertThat(recorded).containsAll(recordedUsed);
+    }
+
+    @Test
+    void everyDashboardQueryIsPromqlThatPromtoolAccepts() throws Exception {
+        Path promtool = ExternalTool.require("promtool");
+        ObjectMapper yaml = new ObjectMapper(new YAMLFactory());
+        com.fasterxml.jackson.databind.node.ArrayNode rules = yaml.createArrayNode();
+        for (Path file : dashboards()) {
+            for (String query : queries(new ObjectMapper().readTree(file.toFile()))) {
+                String promql = query.replace("$__rate_interval", "5m").replaceAll("\\$(\\w+)", "x");
+                rules.addObject().put("record", "railyard:dashboard_query_" + rules.size()).put("expr", promql);
+            }
+        }
+        Path file = dir.resolve("dashboard-queries.yaml");
+        yaml.writeValue(file.toFile(), java.util.Map.of("groups", java.util.List.of(java.util.Map.of("name", "dashboards", "rules", rules))));
+
+        Process check = new ProcessBuilder(promtool.toString(), "check", "rules", file.toString()).redirectErrorStream(true).start();
+        String output = new String(check.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertThat(check.waitFor(60, TimeUnit.SECONDS)).isTrue();
+        assertThat(check.exitValue()).as(output).isZero();
+        assertThat(rules.size()).isGreaterThan(20);
+    }
+
+    private static java.util.List<Path> dashboards() throws java.io.IOException {
+        try (java.util.stream.Stream<Path> files = Files.list(MONITORING)) {
+            java.util.List<Path> found = files.filter(f -> f.toString().endsWith(".json")).sorted().toList();
+            assertThat(found).extracting(f -> f.getFileName().toString()).contains("grafana-dashboard.json", "trainingjob-dashboard.json");
+            return found;
+        }
+    }
+
+    /** Every panel's query and every variable's, as Prometheus gets them (label_values is Grafana's, around a selector). */
+    private static java.util.List<String> queries(JsonNode dashboard) {
+        java.util.List<String> queries = new java.util.ArrayList<>();
+        dashboard.findValues("expr").forEach(expr -> queries.add(expr.asText()));
+        dashboard.path("templating").path("list").forEach(variable -> {
+            String definition = variable.path("definition").asText();
+            if (definition.startsWith("label_values(")) {
+                queries.add(definition.substring("label_values(".length(), definition.lastIndexOf(',')));
+            }
+        });
+        return queries;
+    }
+
+    private static Set<String> recordedNames(String text) {
+        Set<String> names = new TreeSet<>();
+        Matcher matcher = RECORDED.matcher(text);
+        while (matcher.find()) {
+            names.add(matcher.group(1));
+        }
+        return names;
     }
 
     private static Set<String> names(String text) {

@@ -12,7 +12,7 @@ import java.nio.file.Path;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /** The kubelet's side of the PodResources API over a real unix socket: it lists what it was told to. */
-final class FakePodResources extends PodResourcesListerGrpc.PodResourcesListerImplBase implements AutoCloseable {
+public final class FakePodResources extends PodResourcesListerGrpc.PodResourcesListerImplBase implements AutoCloseable {
     private final PluginServer server;
     private final AtomicInteger calls = new AtomicInteger();
     private volatile ListPodResourcesResponse listing = ListPodResourcesResponse.getDefaultInstance();
@@ -21,20 +21,20 @@ final class FakePodResources extends PodResourcesListerGrpc.PodResourcesListerIm
         this.server = PluginServer.start(socket, this);
     }
 
-    static FakePodResources serve(Path socket) {
+    public static FakePodResources serve(Path socket) {
         return new FakePodResources(socket);
     }
 
-    static ContainerResources container(String name, String resource, String... deviceIds) {
+    public static ContainerResources container(String name, String resource, String... deviceIds) {
         return ContainerResources.newBuilder().setName(name)
                 .addDevices(ContainerDevices.newBuilder().setResourceName(resource).addAllDeviceIds(java.util.List.of(deviceIds))).build();
     }
 
-    static PodResources pod(String namespace, String name, ContainerResources... containers) {
+    public static PodResources pod(String namespace, String name, ContainerResources... containers) {
         return PodResources.newBuilder().setNamespace(namespace).setName(name).addAllContainers(java.util.List.of(containers)).build();
     }
 
-    void list(PodResources... pods) {
+    public void list(PodResources... pods) {
         listing = ListPodResourcesResponse.newBuilder().addAllPodResources(java.util.List.of(pods)).build();
     }
 
