@@ -6,3 +6,15 @@ work=$(mktemp -d)
 trap 'kill $(jobs -p) 2>/dev/null || true; rm -rf "$work"' EXIT
 "$JAVA_HOME/bin/java" -cp "bench/target/classes:$cp" io.railyard.bench.WideTrees "$work"
 flags=$(grep -v '^#' tools/agent-jvm-options)
+ticks=$(getconf CLK_TCK)
+
+cpu_ticks() { awk '{print $14 + $15}' "/proc/$1/stat"; }
+
+# One batch of $per_batch scrapes of a process's URL; prints "median-latency-ms cpu-ms-per-scrape".
+batch() {
+  local pid=$1 url=$2 before after
+  before=$(cpu_ticks "$pid")
+  for _ in $(seq "$per_batch"); do curl -s -o /dev/null -w '%{time_total}\n' "$url"; done > "$work/lat"
+  after=$(cpu_ticks "$pid")
+  echo "$(awk '{print $1 * 1000}' "$work/lat" | median) $(awk -v d=$((after - before)) -v n="$per_batch" -v t="$ticks" 'BEGIN {print d * 1000 / t / n}')"
+}

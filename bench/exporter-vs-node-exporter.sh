@@ -7,20 +7,6 @@ per_batch=${2:-40}
 warmup_seconds=${3:-30}
 . "$(dirname "$0")/harness.sh"
 . "$(dirname "$0")/exporter-prelude.sh"
-ticks=$(getconf CLK_TCK)
-
-cpu_ticks() { awk '{print $14 + $15}' "/proc/$1/stat"; }
-median() { sort -n | awk '{a[NR]=$1} END {print (NR % 2) ? a[(NR+1)/2] : (a[NR/2] + a[NR/2+1]) / 2}'; }
-
-# One batch: N scrapes; prints "median-latency-ms cpu-ms-per-scrape".
-batch() {
-  local pid=$1 url=$2 before after
-  before=$(cpu_ticks "$pid")
-  for _ in $(seq "$per_batch"); do curl -s -o /dev/null -w '%{time_total}\n' "$url"; done > "$work/lat"
-  after=$(cpu_ticks "$pid")
-  echo "$(awk '{print $1 * 1000}' "$work/lat" | median) $(awk -v d=$((after - before)) -v n="$per_batch" -v t="$ticks" 'BEGIN {print d * 1000 / t / n}')"
-}
-
 for tree in roce-8port roce-64port ib-64port; do
   prometheus-node-exporter --path.sysfs="$work/$tree/sys" --collector.disable-defaults --collector.infiniband \
     --web.listen-address=127.0.0.1:19100 >/dev/null 2>&1 &

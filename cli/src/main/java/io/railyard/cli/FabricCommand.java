@@ -42,7 +42,7 @@ import picocli.CommandLine.Model.CommandSpec;
         exitCodeList = {"0:no error finding (with --exit-zero: the tools ran)", "1:an error finding, or the tools or the cluster failed",
             "2:usage error"})
 final class FabricCommand implements Callable<Integer> {
-    enum Output { text, json, yaml }
+    enum Output { text, json, yaml, svg, html }
 
     @Spec
     CommandSpec spec;
@@ -106,11 +106,20 @@ final class FabricCommand implements Callable<Integer> {
         if (timeoutSeconds < 1) {
             throw new Railyard.UsageException("--timeout " + timeoutSeconds + " must be at least 1 second");
         }
+        boolean objectsAsked = labels || hyperNodes || kueueTopology;
+        if (objectsAsked && (output == Output.svg || output == Output.html)) {
+            throw new Railyard.UsageException("-o " + output + " draws the fabric; --labels, --hyper-nodes and --kueue-topology print objects:"
+                    + " use -o yaml or -o json with them");
+        }
         FabricReport report = report();
         PrintWriter out = spec.commandLine().getOut();
-        boolean objectsAsked = labels || hyperNodes || kueueTopology;
         if (!objectsAsked) {
-            out.print(output == Output.text ? report.text() : write(report.json()));
+            out.print(switch (output) {
+                case text -> report.text();
+                case svg -> FabricPicture.svg(report);
+                case html -> FabricPicture.html(report);
+                case json, yaml -> write(report.json());
+            });
         } else {
             Topology topology = report.topology();
             Map<String, Map<String, String>> nodeLabels = labels ? SchedulerObjects.labels(topology) : Map.of();

@@ -21,8 +21,8 @@ final class PodResourcesOptions {
     @Option(names = "--no-pod-resources", description = "Do not attribute ports to pods.")
     boolean disabled;
 
-    @Option(names = "--pod-resources-max-age-ms", defaultValue = "5000",
-            description = "How long one listing from the kubelet serves scrapes (default: ${DEFAULT-VALUE}; 0: every scrape asks).")
+    @Option(names = "--pod-resources-max-age-ms", defaultValue = "60000", description = "How long one listing from the kubelet serves"
+            + " scrapes when no pod of the node changed (default: ${DEFAULT-VALUE}; 0: every scrape asks).")
     long maxAgeMillis;
 
     /** The collector and what it holds open; {@link #close()} releases them. */
@@ -53,6 +53,9 @@ final class PodResourcesOptions {
         PortAllocationCollector collector = new PortAllocationCollector(kubelet, PortHolders.forNode(node, config, draDriver),
                 (namespace, pod) -> identities == null ? PodIdentities.Identity.NONE : identities.of(namespace, pod),
                 Clock.systemUTC(), Duration.ofMillis(maxAgeMillis));
+        if (identities != null) {
+            identities.onChange(collector::markStale);
+        }
         return new Attribution(collector, kubelet, identities);
     }
 }

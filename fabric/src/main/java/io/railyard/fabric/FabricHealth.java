@@ -66,7 +66,7 @@ public final class FabricHealth {
                             + (where.isEmpty() ? "" : ": missing " + where),
                     first.evidence(),
                     "on " + host.host() + " run ibstat: a missing device is a driver or PCIe problem, a port Down/Polling is the cable,"
-                            + " transceiver or leaf port; the job's ranks on this host lose one rail until it is back"));
+                            + " transceiver or leaf port; the job's ranks on this host lose one rail until it is back", List.of(), host.host()));
         }
     }
 
@@ -99,7 +99,7 @@ public final class FabricHealth {
                     narrow ? "a link trained on fewer lanes: reseat or replace the cable or transceiver (a damaged lane drops the link to 1X);"
                             + " ibportstate on either end shows the widths enabled"
                             : "a link trained at a lower speed: check that the cable is rated for " + speed + ", the firmware of both ends and"
-                            + " the speeds enabled on the ports (ibportstate)"));
+                            + " the speeds enabled on the ports (ibportstate)", List.of(cable.a(), cable.b()), null));
         }
     }
 
@@ -121,7 +121,8 @@ public final class FabricHealth {
                             sw.name() + " has " + count + " uplinks where the other " + sw.role() + " switches have " + expected,
                             fabric.node(sw.guid()).evidence(),
                             "an uplink is missing or down: find its port (iblinkinfo shows it Down/Polling) and reseat or replace the cable;"
-                                    + " until then the hosts under " + sw.name() + " share less bandwidth to the tier above"));
+                                    + " until then the hosts under " + sw.name() + " share less bandwidth to the tier above",
+                            List.of(new Cable.End(sw.guid(), 0)), null));
                 }
             });
         }
@@ -147,7 +148,8 @@ public final class FabricHealth {
                     link.line(),
                     link.physicalState().equalsIgnoreCase("Disabled")
                             ? "the port was disabled: enable it (ibportstate <lid> <port> enable) once its link is known good"
-                            : "the port sees no peer: check the cable and transceiver, and the far end (a host's HCA down or a switch port disabled)"));
+                            : "the port sees no peer: check the cable and transceiver, and the far end (a host's HCA down or a switch port disabled)",
+                    List.of(new Cable.End(sw.guid(), link.port())), null));
         }
     }
 
@@ -161,15 +163,19 @@ public final class FabricHealth {
             boolean integrity = beyond.keySet().stream().anyMatch(ErrorThresholds::linkIntegrity);
             FabricNode node = fabric.nodeOrPort(port.guid());
             String where = node == null ? port.description() + " port " + port.port() : describe(new Cable.End(node.guid(), port.port()));
-            String peer = node == null ? "" : fabric.cablesOf(node.guid()).stream()
-                    .filter(c -> c.touches(node.guid()) && c.endOf(node.guid()).port() == port.port()).findFirst().map(c -> " (to " + describe(c.peerOf(node.guid())) + ")").orElse("");
+            Cable.End peerEnd = node == null ? null : fabric.cablesOf(node.guid()).stream()
+                    .filter(c -> c.touches(node.guid()) && c.endOf(node.guid()).port() == port.port()).findFirst().map(c -> c.peerOf(node.guid()))
+                    .orElse(null);
+            String peer = peerEnd == null ? "" : " (to " + describe(peerEnd) + ")";
+            List<Cable.End> at = node == null ? List.of() : peerEnd == null ? List.of(new Cable.End(node.guid(), port.port()))
+                    : List.of(new Cable.End(node.guid(), port.port()), peerEnd);
             findings.add(new FabricFinding("port-errors", integrity ? Severity.error : Severity.warning,
                     where + peer + ": " + beyond.entrySet().stream().map(e -> e.getKey() + "=" + e.getValue()).collect(Collectors.joining(", ")),
                     port.line(),
                     integrity ? "errors of the physical link: reseat or replace the cable or transceiver at either end, then clear the counters"
                             + " (ibqueryerrors -k) and check that they stay at zero"
                             : "discards and waits come from congestion or a stuck peer: look at the traffic through this port and at the node"
-                            + " it leads to"));
+                            + " it leads to", at, null));
         }
     }
 

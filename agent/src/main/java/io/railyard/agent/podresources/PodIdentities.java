@@ -3,6 +3,7 @@ package io.railyard.agent.podresources;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.dsl.Informable;
+import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import io.railyard.api.Names;
 import java.util.Map;
@@ -18,9 +19,31 @@ public final class PodIdentities implements AutoCloseable {
     }
 
     private final SharedIndexInformer<Pod> pods;
+    private volatile Runnable onChange = () -> {};
 
     private PodIdentities(SharedIndexInformer<Pod> pods) {
         this.pods = pods;
+        pods.addEventHandler(new ResourceEventHandler<>() {
+            @Override
+            public void onAdd(Pod pod) {
+                onChange.run();
+            }
+
+            @Override
+            public void onUpdate(Pod before, Pod after) {
+                onChange.run();
+            }
+
+            @Override
+            public void onDelete(Pod pod, boolean finalStateUnknown) {
+                onChange.run();
+            }
+        });
+    }
+
+    /** Called on every change to a pod of the node: a pod that started or ended holds or frees its ports. */
+    public void onChange(Runnable listener) {
+        this.onChange = listener;
     }
 
     /** Watches the pods bound to {@code node}; the first listing arrives in the background. */
@@ -30,9 +53,9 @@ public final class PodIdentities implements AutoCloseable {
 
     /** Watches the given pods (tests: the CRUD mock API server cannot select pods by {@code spec.nodeName}). */
     static PodIdentities watching(Informable<Pod> source) {
-        SharedIndexInformer<Pod> pods = source.runnableInformer(0);
-        pods.start(); // retries in the background while the API cannot be reached; pods meanwhile have empty values
-        return new PodIdentities(pods);
+        PodIdentities identities = new PodIdentities(source.runnableInformer(0));
+        identities.pods.start(); // retries in the background while the API cannot be reached; pods meanwhile have empty values
+        return identities;
     }
 
     public Identity of(String namespace, String pod) {

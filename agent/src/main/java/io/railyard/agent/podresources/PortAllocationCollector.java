@@ -18,8 +18,10 @@ import org.slf4j.LoggerFactory;
 /**
  * Which pod holds each RDMA port: {@code railyard_rdma_port_allocation_info}, one series per port a container
  * holds, so that any port series joins to its job with {@code * on(device, port) group_left(namespace, pod,
- * trainingjob, rank)}. The kubelet is asked at most once per {@code maxAge}; while it cannot be asked, the series
- * are absent and {@code railyard_rdma_podresources_up} is 0, said once in the log.
+ * trainingjob, rank)}. The kubelet is asked on the first scrape after a pod of the node changed ({@link #markStale()})
+ * and at least once per {@code maxAge}: a List costs more than the rest of a small node's scrape, and the listing
+ * changes only when pods start and end. While the kubelet cannot be asked, the series are absent and
+ * {@code railyard_rdma_podresources_up} is 0, said once in the log.
  */
 public final class PortAllocationCollector implements MultiCollector {
     private static final Logger LOG = LoggerFactory.getLogger(PortAllocationCollector.class);
@@ -32,6 +34,7 @@ public final class PortAllocationCollector implements MultiCollector {
     private Instant listedAt;
     private List<HeldPort> held = List.of();
     private boolean up = true;
+    private volatile boolean stale;
 
     /**
      * @param identities the TrainingJob and rank of a pod by namespace and name
@@ -49,7 +52,8 @@ public final class PortAllocationCollector implements MultiCollector {
     @Override
     public synchronized MetricSnapshots collect() {
         Instant now = clock.instant();
-        if (listedAt == null || !now.isBefore(listedAt.plus(maxAge))) {
+        if (stale || listedAt == null || !now.isBefore(listedAt.plus(maxAge))) {
+            stale = false;
             refresh();
             listedAt = now;
         }
@@ -66,6 +70,11 @@ public final class PortAllocationCollector implements MultiCollector {
                 .help("1 when the kubelet's PodResources API answered the last listing")
                 .dataPoint(GaugeDataPointSnapshot.builder().value(up ? 1 : 0).build()).build();
         return held.isEmpty() ? MetricSnapshots.of(upGauge) : MetricSnapshots.of(allocation.build(), upGauge);
+    }
+
+    /** The next scrape asks the kubelet again. */
+    public void markStale() {
+        stale = true;
     }
 
     private void refresh() {

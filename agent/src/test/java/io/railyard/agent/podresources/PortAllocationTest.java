@@ -57,6 +57,7 @@ class PortAllocationTest {
     PodIdentities identities;
     PodResourcesClient podResources;
     MetricsServer server;
+    PortAllocationCollector collector;
 
     @BeforeEach
     void node() {
@@ -154,6 +155,23 @@ class PortAllocationTest {
     }
 
     @Test
+    void aChangeToAPodOfTheNodeListsAgainAtTheNextScrape() throws Exception {
+        kubelet = FakePodResources.serve(socket);
+        kubelet.list(pod("ml", "a", container("c", "rdma/rdma", "mlx5_2:1")));
+        scrapeWith(AgentConfig.defaults(), "");
+        identities = PodIdentities.watching(client.pods().inAnyNamespace());
+        identities.onChange(collector::markStale);
+        assertThat(allocations(scrape())).containsOnlyKeys("mlx5_2:1");
+
+        kubelet.list(pod("ml", "a", container("c", "rdma/rdma", "mlx5_2:1")), pod("ml", "llama-worker-0", container("c", "rdma/rdma", "mlx5_3:1")));
+        createPod("ml", "llama-worker-0", Map.of(Names.JOB_LABEL, "llama", Names.RANK_LABEL, "0"));
+
+        // no time passes: the pod's arrival alone makes the next scrape ask the kubelet
+        await().untilAsserted(() -> assertThat(allocations(scrape())).containsEntry("mlx5_3:1",
+                "container=c namespace=ml pod=llama-worker-0 rank=0 resource=rdma/rdma trainingjob=llama"));
+    }
+
+    @Test
     void identitiesWatchOnlyThePodsBoundToThisNode() throws Exception {
         identities = PodIdentities.watch(client, NODE);
         RecordedRequest request;
@@ -169,8 +187,9 @@ class PortAllocationTest {
         PortHolders holders = PortHolders.forNode(NodeDiscovery.discover(tree.root()), config, draDriver);
         PrometheusRegistry registry = new PrometheusRegistry();
         registry.register(new RdmaPortCollector(tree.root()));
-        registry.register(new PortAllocationCollector(podResources, holders,
-                (namespace, pod) -> identities == null ? PodIdentities.Identity.NONE : identities.of(namespace, pod), clock, MAX_AGE));
+        collector = new PortAllocationCollector(podResources, holders,
+                (namespace, pod) -> identities == null ? PodIdentities.Identity.NONE : identities.of(namespace, pod), clock, MAX_AGE);
+        registry.register(collector);
         server = MetricsServer.start(new InetSocketAddress("127.0.0.1", 0), registry);
     }
 
