@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
 # What attributing ports to pods costs a scrape, on 8- and 64-port RoCE trees whose ports 8 pods hold (a kubelet
 # serving PodResources on a unix socket): `railyard exporter` without attribution ("plain"), with it and a listing
-# kept between scrapes ("cached": the default, refreshed when a pod of the node changes and at least every 60 s),
+# kept between scrapes ("cached": the default, refreshed when a pod of the node changes and at least every 2 minutes),
 # with a List on every scrape ("listing", --pod-resources-max-age-ms 0), and node_exporter's infiniband collector.
 # Interleaved batches, the DaemonSet's JVM flags; medians. "At 15 s" is a node scraped every 15 s whose pods do not
-# change: each scrape pays the cached path and a quarter of a List.
+# change: each scrape pays the cached path and an eighth of a List.
 #   bench/exporter-attribution.sh [BATCHES] [SCRAPES_PER_BATCH] [WARMUP_SECONDS]
 batches=${1:-15}
 per_batch=${2:-40}
@@ -50,7 +50,7 @@ for tree in roce-8port roce-64port; do
     col=$([ "$what" = latency ] && echo 1 || echo 2); unit=$([ "$what" = latency ] && echo "ms" || echo "ms/scrape")
     for run in ne plain cached listing; do eval "$run=\$(cut -d' ' -f$col \"\$work/$run\" | median)"; done
     # shellcheck disable=SC2154
-    at15=$(awk -v c="$cached" -v l="$listing" 'BEGIN {print c + (l - c) / 4}')
+    at15=$(awk -v c="$cached" -v l="$listing" 'BEGIN {print c + (l - c) / 8}')
     echo "  $what  plain $plain, cached $cached, listing $listing, at 15 s $at15, node_exporter $ne $unit;" \
       "cached/plain $(ratio "$cached" "$plain"), at-15-s/plain $(ratio "$at15" "$plain"), listing/plain $(ratio "$listing" "$plain")," \
       "at-15-s/node_exporter $(ratio "$at15" "$ne")"

@@ -12,7 +12,7 @@ shape=("${@:3}")
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 topology="$work/ibnetdiscover.txt"
-"$JAVA_HOME/bin/java" -cp "bench/target/classes:$cp" io.railyard.bench.SyntheticFabric "$topology" "$hosts" "${shape[@]}"
+"$JAVA_HOME/bin/java" -cp "bench/target/classes:$cp" io.railyard.testkit.SyntheticFabric "$topology" "$hosts" "${shape[@]}"
 ./railyard fabric --ibnetdiscover "$topology" >/dev/null || true   # the jar and its class-data archive exist before timing
 cat "$topology" > /dev/null
 

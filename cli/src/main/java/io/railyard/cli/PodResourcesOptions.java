@@ -21,7 +21,7 @@ final class PodResourcesOptions {
     @Option(names = "--no-pod-resources", description = "Do not attribute ports to pods.")
     boolean disabled;
 
-    @Option(names = "--pod-resources-max-age-ms", defaultValue = "60000", description = "How long one listing from the kubelet serves"
+    @Option(names = "--pod-resources-max-age-ms", defaultValue = "120000", description = "How long one listing from the kubelet serves"
             + " scrapes when no pod of the node changed (default: ${DEFAULT-VALUE}; 0: every scrape asks).")
     long maxAgeMillis;
 

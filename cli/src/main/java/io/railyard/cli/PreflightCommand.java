@@ -35,7 +35,7 @@ import picocli.CommandLine.Spec;
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {"0:every link reached --min-percent of its line rate", "1:a link is slow or failed", "2:usage error"})
 final class PreflightCommand implements Callable<Integer> {
-    enum Output { text, json }
+    enum Output { text, json, html }
 
     @Spec
     CommandSpec spec;
@@ -161,7 +161,11 @@ final class PreflightCommand implements Callable<Integer> {
             if (taint) {
                 marks.taint(verdict);
             }
-            out.print(output == Output.json ? Json.write(PreflightReport.json(verdict)) : PreflightReport.text(verdict));
+            out.print(switch (output) {
+                case text -> PreflightReport.text(verdict);
+                case json -> Json.write(PreflightReport.json(verdict));
+                case html -> PreflightHeatmap.html(verdict);
+            });
             out.flush();
             return verdict.passed() ? 0 : 1;
         }

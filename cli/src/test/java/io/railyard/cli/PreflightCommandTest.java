@@ -91,6 +91,25 @@ class PreflightCommandTest {
     }
 
     @Test
+    void theHtmlPageIsTheHeatmapWithTheJsonReportInIt() throws Exception {
+        PreflightCluster.nodes(client, 6, 1, "gpu");
+        cluster.slowNodes.add("node-04");
+
+        CommandRun run = preflight("--selector", "gpu=true", "-o", "html");
+
+        assertThat(run.exitCode()).as(run.err()).isEqualTo(1);
+        assertThat(run.err()).as("no progress with -o html").isEmpty();
+        String page = run.out();
+        assertThat(page).startsWith("<!DOCTYPE html>").contains("Suspect nodes: ", ">node-04</strong>");
+        String embedded = page.substring(page.indexOf("id=\"railyard-preflight\">") + "id=\"railyard-preflight\">".length(),
+                page.indexOf("</script>"));
+        JsonNode report = new ObjectMapper().readTree(embedded);
+        assertThat(report.path("status").asText()).isEqualTo("fail");
+        assertThat(report.path("pairs")).hasSize(6);
+        assertThat(page.split("class=\"cell\"", -1)).hasSize(6 + 1);
+    }
+
+    @Test
     void aSlowNodeIsTheSuspectAndIsLabelledAndTaintedWhenAsked() throws Exception {
         PreflightCluster.nodes(client, 16, 1, "gpu");
         cluster.slowNodes.add("node-07");

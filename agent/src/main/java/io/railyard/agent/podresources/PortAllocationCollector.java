@@ -35,6 +35,7 @@ public final class PortAllocationCollector implements MultiCollector {
     private List<HeldPort> held = List.of();
     private boolean up = true;
     private volatile boolean stale;
+    private MetricSnapshots snapshots;
 
     /**
      * @param identities the TrainingJob and rank of a pod by namespace and name
@@ -56,7 +57,13 @@ public final class PortAllocationCollector implements MultiCollector {
             stale = false;
             refresh();
             listedAt = now;
+            snapshots = snapshots();
         }
+        return snapshots;
+    }
+
+    /** The series of one listing, built once: a pod's labels change only with an event that makes the listing stale. */
+    private MetricSnapshots snapshots() {
         InfoSnapshot.Builder allocation = InfoSnapshot.builder().name("railyard_rdma_port_allocation")
                 .help("The container holding an RDMA port, with its TrainingJob and rank (empty for pods the operator did not make)");
         for (HeldPort port : held) {

@@ -1,4 +1,4 @@
-package io.railyard.bench;
+package io.railyard.testkit;
 
 import java.io.BufferedWriter;
 import java.io.IOException;
@@ -38,8 +38,13 @@ public record SyntheticFabric(int hosts, int rails, int leavesPerRail, int spine
             int pods = (hosts + 31) / 32;
             shape = new SyntheticFabric(hosts, 8, pods, pods * 8, 8, 8);
         }
-        try (BufferedWriter out = Files.newBufferedWriter(Path.of(args[0]), StandardCharsets.UTF_8)) {
-            shape.write(out);
+        shape.writeTo(Path.of(args[0]));
+    }
+
+    /** Writes the fabric's ibnetdiscover output to the file. */
+    public void writeTo(Path file) throws IOException {
+        try (BufferedWriter out = Files.newBufferedWriter(file, StandardCharsets.UTF_8)) {
+            write(out);
         }
     }
 
