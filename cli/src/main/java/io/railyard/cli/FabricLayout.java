@@ -20,7 +20,10 @@ import java.util.TreeSet;
  * 2,000-host fabric stays a picture; each finding lands on the cable between its ends' boxes, else on its box.
  */
 final class FabricLayout {
+    /** A tier with more switches than this is drawn as groups of them. */
     static final int MAX_BOXES_IN_A_ROW = 40;
+    /** The most group boxes in a row: few enough to read on one screen. */
+    static final int MAX_GROUPS_IN_A_ROW = 16;
     static final int MAX_HOSTS_DRAWN = 128;
     static final double LEFT = 84, TOP = 64, SWITCH_W = 116, SWITCH_H = 36, HOST_W = 96, HOST_H = 26, GAP = 12, ROW_GAP = 110;
 
@@ -135,13 +138,13 @@ final class FabricLayout {
         return clusters.stream().flatMap(List::stream).map(List::of).toList();
     }
 
-    /** At most {@link #MAX_BOXES_IN_A_ROW} boxes: the clusters as they are when few enough, else even runs of them. */
+    /** At most {@link #MAX_GROUPS_IN_A_ROW} boxes: the clusters as they are when few enough, else even runs of them. */
     private static List<List<String>> merged(List<List<String>> clusters) {
-        if (clusters.size() <= MAX_BOXES_IN_A_ROW && clusters.size() > 1) {
+        if (clusters.size() <= MAX_GROUPS_IN_A_ROW && clusters.size() > 1) {
             return clusters;
         }
         List<String> all = clusters.stream().flatMap(List::stream).toList();
-        int boxes = Math.min(MAX_BOXES_IN_A_ROW, Math.max(1, (all.size() + 24) / 25));
+        int boxes = Math.min(MAX_GROUPS_IN_A_ROW, Math.max(1, (all.size() + 24) / 25));
         List<List<String>> runs = new ArrayList<>();
         for (int i = 0; i < boxes; i++) {
             runs.add(all.subList(i * all.size() / boxes, (i + 1) * all.size() / boxes));
@@ -169,15 +172,15 @@ final class FabricLayout {
                 boxesOfHosts.add(List.of(host));
                 names.add(group);
             }));
-        } else if (byGroup.size() <= MAX_BOXES_IN_A_ROW) {
+        } else if (byGroup.size() <= MAX_GROUPS_IN_A_ROW) {
             byGroup.forEach((group, hosts) -> {
                 boxesOfHosts.add(hosts);
                 names.add(group);
             });
         } else {
             List<List<Topology.Host>> groups = List.copyOf(byGroup.values());
-            for (int i = 0; i < MAX_BOXES_IN_A_ROW; i++) {
-                List<List<Topology.Host>> run = groups.subList(i * groups.size() / MAX_BOXES_IN_A_ROW, (i + 1) * groups.size() / MAX_BOXES_IN_A_ROW);
+            for (int i = 0; i < MAX_GROUPS_IN_A_ROW; i++) {
+                List<List<Topology.Host>> run = groups.subList(i * groups.size() / MAX_GROUPS_IN_A_ROW, (i + 1) * groups.size() / MAX_GROUPS_IN_A_ROW);
                 boxesOfHosts.add(run.stream().flatMap(List::stream).toList());
                 names.add(run.getFirst().getFirst().group() + " … " + run.getLast().getFirst().group());
             }
@@ -279,6 +282,7 @@ final class FabricLayout {
         });
         if (boxes.size() == 2 && boxes.get(0) != null && boxes.get(1) != null && boxes.get(0) != boxes.get(1)) {
             link(boxes.get(0), boxes.get(1)).findings.add(finding);
+            boxes.stream().filter(box -> box.kind == Kind.SWITCHES || box.kind == Kind.HOSTS).forEach(box -> box.findings.add(finding));
         } else if (!boxes.isEmpty() && boxes.getFirst() != null) {
             boxes.getFirst().findings.add(finding);
         } else {

@@ -67,7 +67,7 @@ final class FabricPicture {
     /** The picture in a page, with every finding in a table: severity, what, the tool's line, what to do. */
     static String html(FabricReport report) {
         Markup body = new Markup();
-        body.element("p", summary(report)).raw(svg(report));
+        body.element("p", summary(report)).open("div", "class", "picture").raw(svg(report)).close("div");
         body.element("h2", "Findings");
         if (report.findings().isEmpty()) {
             return Markup.page("railyard fabric", body.element("p", "None: every host has its HCAs, every cable its width and speed.").toString());

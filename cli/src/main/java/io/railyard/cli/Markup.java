@@ -52,7 +52,7 @@ final class Markup {
     }
 
     private static final String STYLE = "body{font-family:sans-serif;margin:16px;color:#222}"
-            + "svg{max-width:100%;height:auto;border:1px solid #ddd}"
+            + ".picture{overflow-x:auto}svg{border:1px solid #ddd}"
             + "table{border-collapse:collapse;margin-top:8px}td,th{border:1px solid #ccc;padding:3px 6px;font-size:12px;text-align:left;vertical-align:top}"
             + "th{background:#f0f0f0}td.num{text-align:right}code{font-size:11px}.swatch{display:inline-block;width:10px;height:10px;margin-right:4px}";
 

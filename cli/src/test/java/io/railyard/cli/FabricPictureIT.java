@@ -115,9 +115,10 @@ class FabricPictureIT {
         List<JsonNode> drawn = drawn();
 
         assertThat(Files.size(page)).isLessThan(1_000_000);
-        assertThat(drawn.stream().filter(d -> d.path("kind").asText().equals("box")).count()).isLessThanOrEqualTo(4L * FabricLayout.MAX_BOXES_IN_A_ROW);
+        assertThat(drawn.stream().filter(d -> d.path("kind").asText().equals("box")).count()).isLessThanOrEqualTo(4L * FabricLayout.MAX_GROUPS_IN_A_ROW);
         JsonNode faulty = drawn.stream().filter(d -> d.path("faulty").asText().contains("gpu-node-0042")).findFirst().orElseThrow();
         assertThat(faulty.path("name").asText()).contains("hosts");
+        assertThat(faulty.path("findings").asText()).isEqualTo("degraded-link");
         assertThat(drawn).anySatisfy(d -> {
             assertThat(d.path("findings").asText()).isEqualTo("degraded-link");
             assertThat(d.path("title").asText()).contains("gpu-node-0042 mlx5_3 port 1");
