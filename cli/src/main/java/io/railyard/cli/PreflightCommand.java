@@ -10,6 +10,7 @@ import io.railyard.operator.preflight.Pairing;
 import io.railyard.operator.preflight.PreflightPods;
 import io.railyard.operator.preflight.PreflightVerdict;
 import java.io.PrintWriter;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
@@ -90,6 +91,10 @@ final class PreflightCommand implements Callable<Integer> {
     @Option(names = {"-o", "--output"}, defaultValue = "text", description = "Output format: ${COMPLETION-CANDIDATES}.")
     Output output;
 
+    @Option(names = "--from", paramLabel = "FILE", description = "Show a saved sweep (its -o json output) instead of running one: no cluster"
+            + " needed; with -o html, its heatmap.")
+    Path from;
+
     @Option(names = "--poll-ms", defaultValue = "1000", hidden = true)
     long pollMillis;
 
@@ -109,8 +114,14 @@ final class PreflightCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        Pairing.Mode mode = checkedOptions();
         PrintWriter out = spec.commandLine().getOut();
+        if (from != null) {
+            if (selector != null || nodeNames != null) {
+                throw new Railyard.UsageException("--from shows a saved sweep; --selector and --node run a new one: give one of them");
+            }
+            return print(PreflightReport.read(from), out);
+        }
+        Pairing.Mode mode = checkedOptions();
         try (KubernetesClient client = kube.connect()) {
             List<Node> nodes = nodes(client);
             Map<String, Double> rates = new HashMap<>();
@@ -161,14 +172,18 @@ final class PreflightCommand implements Callable<Integer> {
             if (taint) {
                 marks.taint(verdict);
             }
-            out.print(switch (output) {
-                case text -> PreflightReport.text(verdict);
-                case json -> Json.write(PreflightReport.json(verdict));
-                case html -> PreflightHeatmap.html(verdict);
-            });
-            out.flush();
-            return verdict.passed() ? 0 : 1;
+            return print(verdict, out);
         }
+    }
+
+    private int print(PreflightVerdict verdict, PrintWriter out) {
+        out.print(switch (output) {
+            case text -> PreflightReport.text(verdict);
+            case json -> Json.write(PreflightReport.json(verdict));
+            case html -> PreflightHeatmap.html(verdict);
+        });
+        out.flush();
+        return verdict.passed() ? 0 : 1;
     }
 
     private Pairing.Mode checkedOptions() {

@@ -60,7 +60,7 @@ final class PreflightHeatmap {
         Map<String, Link> byPair = new HashMap<>();
         links.forEach(link -> byPair.put(link.client() + "\n" + link.server(), link));
         Markup svg = new Markup();
-        svg.open("svg", "xmlns", "http://www.w3.org/2000/svg", "width", size + 8, "height", size + 8, "font-family", "sans-serif",
+        svg.open("svg", "xmlns", "http://www.w3.org/2000/svg", "width", size + 48, "height", size + 8, "font-family", "sans-serif",
                 "font-size", Markup.number(Math.min(11, cell * 0.8)), "class", "heatmap", "data-hca", hca);
         for (int i = 0; i < nodes.size(); i++) {
             String node = nodes.get(i);

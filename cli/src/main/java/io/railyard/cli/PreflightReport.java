@@ -2,6 +2,10 @@ package io.railyard.cli;
 
 import io.railyard.operator.preflight.Link;
 import io.railyard.operator.preflight.PreflightVerdict;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -55,6 +59,43 @@ final class PreflightReport {
             return entry;
         }).toList());
         return json;
+    }
+
+    /** A report that {@code -o json} wrote, as the verdict it came from; a file that is not one is a usage error. */
+    static PreflightVerdict read(Path file) {
+        JsonNode json;
+        try {
+            json = new ObjectMapper().readTree(file.toFile());
+        } catch (IOException e) {
+            throw new Railyard.UsageException("--from " + file + ": " + (java.nio.file.Files.exists(file) ? "not JSON (" + e.getMessage().lines()
+                    .findFirst().orElse("") + ")" : "no such file") + "; give the output of railyard preflight -o json");
+        }
+        if (!json.path("pairs").isArray() || !json.path("nodes").isArray() || !json.path("status").isTextual()) {
+            throw new Railyard.UsageException("--from " + file + " is not a railyard preflight -o json report (no status, pairs and nodes)");
+        }
+        List<Link> links = new ArrayList<>();
+        for (JsonNode pair : json.path("pairs")) {
+            Link.Verdict verdict = switch (pair.path("verdict").asText()) {
+                case "ok" -> Link.Verdict.OK;
+                case "slow" -> Link.Verdict.SLOW;
+                case "failed" -> Link.Verdict.FAILED;
+                default -> throw new Railyard.UsageException("--from " + file + ": pair " + pair.path("client").asText() + " -> "
+                        + pair.path("server").asText() + " has verdict '" + pair.path("verdict").asText() + "' (ok, slow or failed)");
+            };
+            links.add(new Link(text(pair, "client"), text(pair, "server"), text(pair, "hca"), text(pair, "serverHca"), number(pair, "gbps"),
+                    number(pair, "lineRateGbps"), number(pair, "percent"), verdict, text(pair, "reason"), null));
+        }
+        List<PreflightVerdict.NodeVerdict> nodes = new ArrayList<>();
+        json.path("nodes").forEach(node -> nodes.add(new PreflightVerdict.NodeVerdict(text(node, "node"), text(node, "verdict"), text(node, "reason"))));
+        return new PreflightVerdict(json.path("status").asText().equals("pass"), links, nodes);
+    }
+
+    private static String text(JsonNode json, String field) {
+        return json.path(field).isTextual() ? json.path(field).asText() : null;
+    }
+
+    private static Double number(JsonNode json, String field) {
+        return json.path(field).isNumber() ? json.path(field).asDouble() : null;
     }
 
     private static String dash(String value) {

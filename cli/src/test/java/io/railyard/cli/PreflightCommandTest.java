@@ -131,6 +131,47 @@ class PreflightCommandTest {
         assertThat(healthy == null ? List.of() : healthy.getTaints()).as("only failed nodes are tainted").isNullOrEmpty();
     }
 
+    /**
+     * examples/preflight/sweep-16.json is this sweep's -o json: 16 nodes of 2 HCAs, node-07 slow, node-11's link to node-12
+     * broken (the helper's logs are real perftest output). RAILYARD_WRITE_EXAMPLES=1 writes it again.
+     */
+    @Test
+    void theShippedSweepIsWhatSuchAClusterMeasuresAndIsShownAgainFromItsFile() throws Exception {
+        PreflightCluster.nodes(client, 16, 2, "gpu");
+        cluster.slowNodes.add("node-07");
+        cluster.brokenLinks.add(List.of("node-11", "node-12"));
+        Path example = Path.of(System.getProperty("railyard.repo", "..")).resolve("examples/preflight/sweep-16.json");
+
+        CommandRun run = preflight("--selector", "gpu=true", "-o", "json");
+        if (System.getenv("RAILYARD_WRITE_EXAMPLES") != null) {
+            java.nio.file.Files.createDirectories(example.getParent());
+            java.nio.file.Files.writeString(example, run.out());
+        }
+
+        assertThat(json(run)).isEqualTo(new ObjectMapper().readTree(example.toFile()));
+        CommandRun text = CommandRun.of("preflight", "--from", example.toString());
+        assertThat(text.exitCode()).isEqualTo(1);
+        assertThat(text.out()).contains("node-07  suspect").endsWith("FAIL: " + json(run).path("summary").asText() + "\n");
+        CommandRun again = CommandRun.of("preflight", "--from", example.toString(), "-o", "json");
+        assertThat(json(again)).isEqualTo(json(run));
+        CommandRun html = CommandRun.of("preflight", "--from", example.toString(), "-o", "html");
+        assertThat(html.out().split("class=\"cell\"", -1)).hasSize(json(run).path("pairs").size() + 1);
+    }
+
+    @Test
+    void aSavedSweepThatIsNotOneIsOneLineAndExitTwo() throws Exception {
+        Path notJson = java.nio.file.Files.writeString(dir.resolve("sweep.json"), "PASS: 32 links");
+        Path other = java.nio.file.Files.writeString(dir.resolve("other.json"), "{\"kind\": \"List\"}");
+
+        assertThat(CommandRun.of("preflight", "--from", notJson.toString())).satisfies(run -> {
+            assertThat(run.exitCode()).isEqualTo(2);
+            assertThat(run.err()).startsWith("preflight: --from " + notJson + ": not JSON").hasLineCount(1);
+        });
+        assertThat(CommandRun.of("preflight", "--from", other.toString()).err()).contains("is not a railyard preflight -o json report");
+        assertThat(CommandRun.of("preflight", "--from", dir.resolve("none.json").toString()).err()).contains("no such file");
+        assertThat(CommandRun.of("preflight", "--from", other.toString(), "--node", "a").err()).contains("--from shows a saved sweep");
+    }
+
     @Test
     void allPairsOfSixFindABrokenLinkBetweenHealthyNodes() throws Exception {
         PreflightCluster.nodes(client, 6, 1, "gpu");

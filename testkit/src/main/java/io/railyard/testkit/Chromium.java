@@ -98,7 +98,8 @@ public final class Chromium implements AutoCloseable {
 
     /** The value of a JavaScript expression in the page, as JSON. */
     public JsonNode evaluate(String expression) {
-        JsonNode result = call("Runtime.evaluate", JSON.createObjectNode().put("expression", expression).put("returnByValue", true));
+        JsonNode result = call("Runtime.evaluate", JSON.createObjectNode().put("expression", expression).put("returnByValue", true)
+                .put("awaitPromise", true));
         if (result.has("exceptionDetails")) {
             throw new IllegalStateException("the page could not evaluate " + expression + ": " + result.path("exceptionDetails"));
         }
