@@ -45,6 +45,19 @@ class FabricCommandTest {
     }
 
     @Test
+    void thePicturesExitAsTheReportDoesAndAreNotForObjects() throws Exception {
+        CommandRun svg = fabric("fattree-faults", "-o", "svg");
+        assertThat(svg.exitCode()).isEqualTo(1);
+        assertThat(svg.out()).startsWith("<svg xmlns=\"http://www.w3.org/2000/svg\"").endsWith("</svg>\n").doesNotContain("<script");
+        assertThat(fabric("fattree", "-o", "html").exitCode()).isZero();
+
+        CommandRun objects = fabric("fattree", "--labels", "-o", "html");
+        assertThat(objects.exitCode()).isEqualTo(2);
+        assertThat(objects.out()).isEmpty();
+        assertThat(objects.err()).hasLineCount(1).contains("-o html draws the fabric", "use -o yaml or -o json");
+    }
+
+    @Test
     void faultyFabricExitsOneWithEveryFindingInJson() throws Exception {
         CommandRun run = fabric("fattree-faults", "-o", "json");
 
