@@ -69,14 +69,14 @@ final class FabricLayout {
     final List<String> rowNames = new ArrayList<>();
     final List<List<Box>> rows = new ArrayList<>();
     final List<Frame> frames = new ArrayList<>();
-    final Map<String, Link> links = new LinkedHashMap<>();
+    final Map<List<Box>, Link> links = new LinkedHashMap<>(); // by upper and lower box, which compare as themselves
     final List<FabricFinding> unplaced = new ArrayList<>();
     double width;
     double height;
     private final Map<Guid, Box> byNode = new HashMap<>();
     private final Map<Guid, String> memberOfNode = new HashMap<>();
     private final Map<String, Box> byHost = new HashMap<>();
-    private final Map<Box, String> groupOfHostBox = new HashMap<>();
+    private final Map<String, List<Box>> hostBoxesByGroup = new LinkedHashMap<>(); // when hosts are drawn one by one
 
     static FabricLayout of(FabricReport report) {
         FabricLayout layout = new FabricLayout();
@@ -198,15 +198,12 @@ final class FabricLayout {
                 });
             }
             if (single) {
-                groupOfHostBox.put(box, names.get(i));
+                hostBoxesByGroup.computeIfAbsent(names.get(i), g -> new ArrayList<>()).add(box);
             }
             boxes.add(box);
         }
         rowNames.add("hosts");
         rows.add(boxes);
-        if (single) {
-            byGroup.forEach((group, hosts) -> frames.add(new Frame(group, 0, 0, 0, 0))); // placed with the boxes
-        }
     }
 
     private void place() {
@@ -233,17 +230,11 @@ final class FabricLayout {
             }
         }
         height = rows.isEmpty() ? TOP : rows.getLast().getFirst().y + SWITCH_H + 40;
-        if (!frames.isEmpty()) {
-            List<Frame> placed = new ArrayList<>();
-            for (Frame frame : frames) {
-                List<Box> hosts = rows.getLast().stream().filter(b -> frame.name().equals(groupOfHostBox.get(b))).toList();
-                double x0 = hosts.getFirst().x - 4;
-                double x1 = hosts.getLast().x + hosts.getLast().w + 4;
-                placed.add(new Frame(frame.name(), x0, hosts.getFirst().y - 4, x1 - x0, HOST_H + 24));
-            }
-            frames.clear();
-            frames.addAll(placed);
-        }
+        hostBoxesByGroup.forEach((group, hosts) -> {
+            double x0 = hosts.getFirst().x - 4;
+            double x1 = hosts.getLast().x + hosts.getLast().w + 4;
+            frames.add(new Frame(group, x0, hosts.getFirst().y - 4, x1 - x0, HOST_H + 24));
+        });
     }
 
     private void cable(Cable cable) {
@@ -255,15 +246,11 @@ final class FabricLayout {
         link(a, b).cables++;
     }
 
+    /** The link between two placed boxes, the upper one first. */
     private Link link(Box a, Box b) {
-        boolean aFirst = rows.indexOf(rowOf(a)) <= rows.indexOf(rowOf(b));
-        Box upper = aFirst ? a : b;
-        Box lower = aFirst ? b : a;
-        return links.computeIfAbsent(System.identityHashCode(upper) + "|" + System.identityHashCode(lower), k -> new Link(upper, lower));
-    }
-
-    private List<Box> rowOf(Box box) {
-        return rows.stream().filter(row -> row.contains(box)).findFirst().orElseThrow();
+        Box upper = a.y <= b.y ? a : b;
+        Box lower = upper == a ? b : a;
+        return links.computeIfAbsent(List.of(upper, lower), k -> new Link(upper, lower));
     }
 
     private void finding(FabricFinding finding) {

@@ -18,6 +18,7 @@ import java.util.stream.Collectors;
 final class FabricPicture {
     /** The colour of each finding, by id, in the legend's order. */
     static final Map<String, String> COLOURS = colours();
+    private static final List<String> ORDER = List.copyOf(COLOURS.keySet());
     private static final String LINE = "#9aa5b1";
     private static final int MAX_LISTED = 40;
 
@@ -167,7 +168,7 @@ final class FabricPicture {
     /** The colour of the most severe finding: errors before warnings, then the legend's order. */
     static String colour(List<FabricFinding> findings) {
         FabricFinding first = findings.stream().min(java.util.Comparator.comparing(FabricFinding::severity)
-                .thenComparing(f -> List.copyOf(COLOURS.keySet()).indexOf(f.id()))).orElseThrow();
+                .thenComparing(f -> ORDER.indexOf(f.id()))).orElseThrow();
         return COLOURS.getOrDefault(first.id(), "#d62728");
     }
 

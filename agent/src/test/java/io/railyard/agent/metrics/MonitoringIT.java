@@ -223,18 +223,17 @@ class MonitoringIT {
         return queries;
     }
 
-    private static Set<String> recordedNames(String text) {
-        Set<String> names = new TreeSet<>();
-        Matcher matcher = RECORDED.matcher(text);
-        while (matcher.find()) {
-            names.add(matcher.group(1));
-        }
-        return names;
+    private static Set<String> names(String text) {
+        return names(METRIC, text);
     }
 
-    private static Set<String> names(String text) {
+    private static Set<String> recordedNames(String text) {
+        return names(RECORDED, text);
+    }
+
+    private static Set<String> names(Pattern pattern, String text) {
         Set<String> names = new TreeSet<>();
-        Matcher matcher = METRIC.matcher(text);
+        Matcher matcher = pattern.matcher(text);
         while (matcher.find()) {
             names.add(matcher.group(1));
         }
