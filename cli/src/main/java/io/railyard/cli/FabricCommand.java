@@ -280,7 +280,7 @@ final class FabricCommand implements Callable<Integer> {
 
     private String write(Object value) {
         if (output == Output.json) {
-            return Json.write(value) + "\n";
+            return TreeJson.write(value) + "\n";
         }
         return Serialization.asYaml(value);
     }

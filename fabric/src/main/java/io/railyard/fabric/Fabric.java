@@ -1,6 +1,7 @@
 package io.railyard.fabric;
 
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
@@ -15,18 +16,30 @@ public final class Fabric {
     private final List<FabricNode> cas;
     private final Map<Guid, List<Cable>> cablesByNode = new HashMap<>();
 
+    /** By description, then GUID. */
+    private static final Comparator<FabricNode> BY_DESCRIPTION = (x, y) -> {
+        int byDescription = x.description().compareTo(y.description());
+        return byDescription != 0 ? byDescription : x.guid().compareTo(y.guid());
+    };
+
     /** @param portGuids HCA port GUIDs (which ibqueryerrors and iblinkinfo print) to the HCA's node GUID */
     public Fabric(Map<Guid, FabricNode> nodes, List<Cable> cables, Map<Guid, Guid> portGuids) {
-        this.nodes = Map.copyOf(nodes);
+        // hash maps, not Map.copyOf: a large fabric looks nodes up a few hundred thousand times, before the JIT has run,
+        // and the immutable maps' probing costs twice as much there
+        this.nodes = Collections.unmodifiableMap(new HashMap<>(nodes));
         this.cables = List.copyOf(cables);
-        this.portGuids = Map.copyOf(portGuids);
+        this.portGuids = Collections.unmodifiableMap(new HashMap<>(portGuids));
         this.switches = sorted(true);
         this.cas = sorted(false);
         for (Cable cable : cables) {
-            cablesByNode.computeIfAbsent(cable.a().node(), g -> new ArrayList<>()).add(cable);
-            cablesByNode.computeIfAbsent(cable.b().node(), g -> new ArrayList<>()).add(cable);
+            cablesByNode.computeIfAbsent(cable.a().node(), g -> new ArrayList<>(1)).add(cable);
+            cablesByNode.computeIfAbsent(cable.b().node(), g -> new ArrayList<>(1)).add(cable);
         }
-        cablesByNode.forEach((guid, list) -> list.sort(Comparator.comparingInt(c -> c.endOf(guid).port())));
+        cablesByNode.forEach((guid, list) -> {
+            if (list.size() > 1) {
+                list.sort(Comparator.comparingInt(c -> c.endOf(guid).port()));
+            }
+        });
     }
 
     public Map<Guid, FabricNode> nodes() {
@@ -81,7 +94,7 @@ public final class Fabric {
                 list.add(node);
             }
         }
-        list.sort(Comparator.comparing(FabricNode::description).thenComparing(FabricNode::guid));
+        list.sort(BY_DESCRIPTION);
         return List.copyOf(list);
     }
 }

@@ -4,7 +4,6 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -45,7 +44,12 @@ public final class IbNetDiscover {
         Guid declaredGuid = null;
         String currentId = null;
         for (String line : lines) {
-            if (line.startsWith("switchguid=0x") || line.startsWith("caguid=0x") || line.startsWith("rtguid=0x")) {
+            if (line.startsWith("[")) { // most lines: a port of the current record
+                PendingPort port = currentId == null ? null : port(line, currentId, byId, portGuids);
+                if (port != null) {
+                    pending.add(port);
+                }
+            } else if (line.startsWith("switchguid=0x") || line.startsWith("caguid=0x") || line.startsWith("rtguid=0x")) {
                 declaredGuid = Guid.parse(hexAt(line, line.indexOf("0x") + 2));
             } else if (line.startsWith("Switch") || line.startsWith("Ca") || line.startsWith("Rt")) {
                 FabricNode node = header(line, declaredGuid);
@@ -54,25 +58,19 @@ public final class IbNetDiscover {
                     byId.put(currentId, node);
                     declaredGuid = null;
                 }
-            } else if (line.startsWith("[") && currentId != null) {
-                PendingPort port = port(line, currentId, byId, portGuids);
-                if (port != null) {
-                    pending.add(port);
-                }
             }
         }
         Map<String, Guid> guidById = new HashMap<>();
         byId.forEach((id, node) -> guidById.put(id, node.guid()));
-        Map<List<Cable.End>, Cable> cables = new LinkedHashMap<>();
+        Cables cables = new Cables(pending.size());
         for (PendingPort port : pending) {
             Guid peer = guidById.computeIfAbsent(port.peerId, IbNetDiscover::guidOfId);
-            Cable cable = new Cable(new Cable.End(guidById.get(port.nodeId), port.port), new Cable.End(peer, port.peerPort),
-                    port.width, port.speed, port.line).normalized();
-            cables.putIfAbsent(key(cable), cable);
+            cables.add(new Cable(new Cable.End(guidById.get(port.nodeId), port.port), new Cable.End(peer, port.peerPort), port.width,
+                    port.speed, port.line));
         }
         Map<Guid, FabricNode> nodes = new LinkedHashMap<>();
         byId.values().forEach(node -> nodes.put(node.guid(), node));
-        return new Fabric(nodes, List.copyOf(cables.values()), portGuids);
+        return new Fabric(nodes, cables.list, portGuids);
     }
 
     /** {@code Switch 40 "S-b8cef60300a1b205"  # "MF0;leaf-04:MQM8700/U1" enhanced port 0 lid 9 lmc 0}; null if it is not one. */
@@ -136,7 +134,7 @@ public final class IbNetDiscover {
         int x = line.indexOf('x', start);
         boolean hasRate = hash >= 0 && x > start && x + 1 < end && intIn(line, start, x, -1) >= 0;
         return new PendingPort(currentId, port, line.substring(idStart + 1, idEnd), peerPort, hasRate ? width(line, start, x) : "",
-                hasRate ? line.substring(x + 1, end).toUpperCase(Locale.ROOT) : "", line.strip());
+                hasRate ? LaneSpeed.named(line, x + 1, end) : "", line.strip());
     }
 
     /** {@code 4X} for the digits of {@code 4xNDR}; the usual widths are constants, not one string per port. */
@@ -146,7 +144,7 @@ public final class IbNetDiscover {
 
     private static Fabric parsePorts(List<String> lines) {
         Map<Guid, FabricNode> nodes = new LinkedHashMap<>();
-        Map<List<Cable.End>, Cable> cables = new LinkedHashMap<>();
+        Cables cables = new Cables(lines.size());
         for (String line : lines) {
             Matcher port = PORT_LINE.matcher(line);
             if (!port.find()) {
@@ -154,11 +152,10 @@ public final class IbNetDiscover {
             }
             FabricNode a = portNode(nodes, port.group(1), port.group(2), port.group(3), port.group(4), port.group(11), line);
             FabricNode b = portNode(nodes, port.group(7), port.group(8), port.group(9), port.group(10), port.group(12), line);
-            Cable cable = new Cable(new Cable.End(a.guid(), Integer.parseInt(port.group(3))), new Cable.End(b.guid(), Integer.parseInt(port.group(9))),
-                    port.group(5) + "X", port.group(6).toUpperCase(Locale.ROOT), line.strip()).normalized();
-            cables.putIfAbsent(key(cable), cable);
+            cables.add(new Cable(new Cable.End(a.guid(), Integer.parseInt(port.group(3))), new Cable.End(b.guid(), Integer.parseInt(port.group(9))),
+                    port.group(5) + "X", LaneSpeed.named(port.group(6), 0, port.group(6).length()), line.strip()));
         }
-        return new Fabric(nodes, List.copyOf(cables.values()), Map.of());
+        return new Fabric(nodes, cables.list, Map.of());
     }
 
     /** In the {@code -p} form an HCA is known only by the port GUID printed, so that is its key. */
@@ -173,9 +170,35 @@ public final class IbNetDiscover {
         return node;
     }
 
-    /** A cable's identity is its two ends; width, speed and the line that showed it are not. */
-    private static List<Cable.End> key(Cable cable) {
-        return List.of(cable.a(), cable.b());
+    /** The cables in the order first shown, each once: both ends of a cable print it. */
+    private static final class Cables {
+        private final Map<Ends, Cable> byEnds;
+        private final List<Cable> list = new ArrayList<>();
+
+        Cables(int expected) {
+            byEnds = HashMap.newHashMap(expected);
+        }
+
+        void add(Cable cable) {
+            Cable normalized = cable.normalized();
+            if (byEnds.putIfAbsent(new Ends(normalized.a(), normalized.b()), normalized) == null) {
+                list.add(normalized);
+            }
+        }
+    }
+
+    /** A cable's identity: its two ends, not its width, speed or the line that showed it. */
+    private record Ends(Cable.End a, Cable.End b) {
+        // written out, as Guid's are: the generated ones are slow before the JIT has run
+        @Override
+        public boolean equals(Object other) {
+            return other instanceof Ends ends && ends.a.equals(a) && ends.b.equals(b);
+        }
+
+        @Override
+        public int hashCode() {
+            return a.hashCode() * 31 + b.hashCode();
+        }
     }
 
     /** ibnetdiscover names nodes {@code S-<guid>}, {@code H-<guid>} or {@code R-<guid>}. */

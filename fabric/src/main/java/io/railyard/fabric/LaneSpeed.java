@@ -1,6 +1,7 @@
 package io.railyard.fabric;
 
 import java.util.List;
+import java.util.Locale;
 
 /** InfiniBand lane speeds: the names ibnetdiscover prints and the per-lane rates iblinkinfo prints for them. */
 public final class LaneSpeed {
@@ -22,6 +23,16 @@ public final class LaneSpeed {
     /** The name of a speed by its rank. */
     public static String nameOfRank(int rank) {
         return SPEEDS.get(rank).name;
+    }
+
+    /** The speed named in {@code text[from, to)} in capitals: one of the table's own names where it is one, not a new string a port. */
+    public static String named(String text, int from, int to) {
+        for (Speed speed : SPEEDS) {
+            if (speed.name.length() == to - from && text.regionMatches(true, from, speed.name, 0, to - from)) {
+                return speed.name;
+            }
+        }
+        return text.substring(from, to).toUpperCase(Locale.ROOT);
     }
 
     /** The rank of a named speed (higher is faster), or -1 for a name this table does not know. */

@@ -78,6 +78,19 @@ class TopologyTest {
     }
 
     @Test
+    void aSpeedInSmallLettersIsTheSpeedAndItsCableStillCountsOnce() {
+        List<String> lines = Fixtures.lines("fattree", "ibnetdiscover.txt").stream()
+                .map(line -> line.startsWith("[2]\t\"H-043f720300e1a016\"") ? line.replace("4xHDR", "4xhdr") : line).toList();
+
+        Fabric fabric = IbNetDiscover.parse(lines);
+
+        assertThat(fabric.cables()).hasSize(32);
+        Guid leaf = Guid.parse("b8cef60300a1b205");
+        assertThat(fabric.cablesOf(leaf)).filteredOn(c -> c.endOf(leaf).port() == 2).singleElement()
+                .satisfies(c -> assertThat(c.rate()).isEqualTo("4xHDR"));
+    }
+
+    @Test
     void hcasWithTheFactoryDescriptionAreNotOneHost() {
         Fabric fabric = IbNetDiscover.parse(Fixtures.lines("single-switch", "ibnetdiscover.txt").stream()
                 .map(line -> line.replaceAll("\"gpu-node-0[12] mlx5_0\"", "\"MT4123 ConnectX6   Mellanox Technologies\"")).toList());

@@ -1,0 +1,46 @@
+package io.railyard.cli;
+
+import io.railyard.fabric.Fabric;
+import io.railyard.fabric.FabricFinding;
+import io.railyard.fabric.FabricHealth;
+import io.railyard.fabric.IbNetDiscover;
+import io.railyard.fabric.Topology;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Where one cold run of {@code railyard fabric -o json} spends its time: the phases of the command timed in one fresh JVM,
+ * as the launcher starts it. Run it a few times and read the medians: bench/fabric-phases.sh.
+ *   FabricPhases IBNETDISCOVER_FILE
+ */
+public final class FabricPhases {
+    private FabricPhases() {}
+
+    public static void main(String[] args) {
+        int times = args.length > 1 ? Integer.parseInt(args[1]) : 1;
+        for (int i = 0; i < times; i++) {
+            run(args);
+        }
+    }
+
+    private static void run(String[] args) {
+        long t0 = System.nanoTime();
+        List<String> lines = FabricInput.read("--ibnetdiscover", args[0]);
+        long t1 = System.nanoTime();
+        Fabric fabric = IbNetDiscover.parse(lines);
+        long t2 = System.nanoTime();
+        Topology topology = Topology.of(fabric, Map.of());
+        long t3 = System.nanoTime();
+        List<FabricFinding> findings = FabricHealth.check(fabric, topology, List.of(), List.of(), null);
+        long t4 = System.nanoTime();
+        String json = TreeJson.write(new FabricReport(fabric, topology, findings).json());
+        long t5 = System.nanoTime();
+        System.out.printf("read %d parse %d topology %d health %d json %d (%d bytes)%n", ms(t0, t1), ms(t1, t2), ms(t2, t3), ms(t3, t4),
+                ms(t4, t5), json.getBytes(StandardCharsets.UTF_8).length);
+    }
+
+    private static long ms(long from, long to) {
+        return (to - from) / 1_000_000;
+    }
+}
