@@ -39,6 +39,16 @@ class LauncherIT {
     }
 
     @Test
+    void fabricRunsWithACacheOfItsOwnAndReportsWhatTheCommandReports() throws Exception {
+        String fabric = REPO.resolve("testdata/ibsim/fattree/ibnetdiscover.txt").toString();
+
+        String out = run(REPO, Map.of(), "./railyard", "fabric", "--ibnetdiscover", fabric, "-o", "json");
+
+        assertThat(out).isEqualTo("0\n" + CommandRun.of("fabric", "--ibnetdiscover", fabric, "-o", "json").out());
+        assertThat(REPO.resolve("cli/target/railyard-fabric.aot")).isNotEmptyFile();
+    }
+
+    @Test
     void theMavenWrapperFindsJdk25WhenJavaHomeIsAnother() throws Exception {
         Path older = Path.of("/usr/lib/jvm").toFile().exists()
                 ? Files.list(Path.of("/usr/lib/jvm")).filter(p -> Files.isExecutable(p.resolve("bin/java")) && !p.toString().contains("25"))

@@ -78,8 +78,19 @@ public final class FabricHealth {
     }
 
     private void degradedLinks() {
-        Integer usualLanes = mostCommon(fabric.cables().stream().filter(c -> !c.width().isEmpty()).map(c -> lanes(c.width())).toList());
-        Integer usualSpeed = mostCommon(fabric.cables().stream().map(c -> LaneSpeed.rank(c.speed())).filter(rank -> rank >= 0).toList());
+        List<Integer> widths = new ArrayList<>(fabric.cables().size());
+        List<Integer> speeds = new ArrayList<>(fabric.cables().size());
+        for (Cable cable : fabric.cables()) {
+            if (!cable.width().isEmpty()) {
+                widths.add(lanes(cable.width()));
+            }
+            int rank = LaneSpeed.rank(cable.speed());
+            if (rank >= 0) {
+                speeds.add(rank);
+            }
+        }
+        Integer usualLanes = mostCommon(widths);
+        Integer usualSpeed = mostCommon(speeds);
         if (usualLanes == null || usualSpeed == null) {
             return;
         }
@@ -106,16 +117,22 @@ public final class FabricHealth {
     private void uplinkAsymmetry() {
         Map<Integer, List<Topology.Switch>> byTier = topology.switches().stream().collect(Collectors.groupingBy(Topology.Switch::tier));
         for (List<Topology.Switch> tier : byTier.values()) {
-            Map<Topology.Switch, Long> uplinks = new LinkedHashMap<>();
+            List<Long> uplinks = new ArrayList<>(tier.size()); // the i-th switch's uplinks
             for (Topology.Switch sw : tier) {
-                uplinks.put(sw, fabric.cablesOf(sw.guid()).stream().map(c -> switches.get(c.peerOf(sw.guid()).node()))
-                        .filter(peer -> peer != null && peer.tier() == sw.tier() + 1).count());
+                long up = 0;
+                for (Cable cable : fabric.cablesOf(sw.guid())) {
+                    Topology.Switch peer = switches.get(cable.peerOf(sw.guid()).node());
+                    up += peer != null && peer.tier() == sw.tier() + 1 ? 1 : 0;
+                }
+                uplinks.add(up);
             }
-            if (uplinks.size() < 2 || uplinks.values().stream().allMatch(n -> n == 0)) {
+            if (uplinks.size() < 2 || uplinks.stream().allMatch(n -> n == 0)) {
                 continue;
             }
-            long expected = mostCommon(List.copyOf(uplinks.values()));
-            uplinks.forEach((sw, count) -> {
+            long expected = mostCommon(uplinks);
+            for (int i = 0; i < tier.size(); i++) {
+                Topology.Switch sw = tier.get(i);
+                long count = uplinks.get(i);
                 if (count < expected) {
                     findings.add(new FabricFinding("uplink-asymmetry", Severity.warning,
                             sw.name() + " has " + count + " uplinks where the other " + sw.role() + " switches have " + expected,
@@ -124,7 +141,7 @@ public final class FabricHealth {
                                     + " until then the hosts under " + sw.name() + " share less bandwidth to the tier above",
                             List.of(new Cable.End(sw.guid(), 0)), null));
                 }
-            });
+            }
         }
     }
 
@@ -207,8 +224,11 @@ public final class FabricHealth {
 
     /** The most common value; the larger one on a tie, so that a fabric half degraded still reads as degraded. */
     private static <T extends Comparable<T>> T mostCommon(Collection<T> values) {
-        Map<T, Long> counts = values.stream().collect(Collectors.groupingBy(Function.identity(), HashMap::new, Collectors.counting()));
-        return counts.entrySet().stream().max(Map.Entry.<T, Long>comparingByValue().thenComparing(Map.Entry.comparingByKey()))
+        Map<T, Integer> counts = new HashMap<>();
+        for (T value : values) {
+            counts.merge(value, 1, Integer::sum);
+        }
+        return counts.entrySet().stream().max(Map.Entry.<T, Integer>comparingByValue().thenComparing(Map.Entry.comparingByKey()))
                 .map(Map.Entry::getKey).orElse(null);
     }
 

@@ -18,7 +18,22 @@ public final class IbNetDiscover {
             "^(CA|SW|RT)\\s+(\\d+)\\s+(\\d+)\\s+0x([0-9a-fA-F]+)\\s+(\\d+)x\\s+(\\S+)\\s+-\\s+(CA|SW|RT)\\s+(\\d+)\\s+(\\d+)\\s+0x([0-9a-fA-F]+)"
                     + "\\s+\\(\\s*'(.*)'\\s+-\\s+'(.*)'\\s*\\)\\s*$");
 
-    private record PendingPort(String nodeId, int port, String peerId, int peerPort, String width, String speed, String line) {}
+    /** What one line of the record form says, read without the lines around it: the lines are read in parallel. */
+    private sealed interface Said permits Declared, Header, PortLine {}
+
+    /** {@code switchguid=0x...}: the GUID of the record that follows. */
+    private record Declared(Guid guid) implements Said {}
+
+    private record Header(FabricNode.Type type, String id, String description, int ports, int lid, String line) implements Said {}
+
+    /**
+     * @param peerGuid the GUID the peer's id names ({@code S-<guid>}), null if it names none
+     * @param ownPortGuid, ownLid what an HCA's port line says of the HCA itself: null, 0 where it says nothing
+     */
+    private record PortLine(int port, String peerId, Guid peerGuid, int peerPort, String width, String speed, Guid ownPortGuid, int ownLid,
+            String line) implements Said {}
+
+    private record PendingPort(Guid node, PortLine line) {}
 
     private IbNetDiscover() {}
 
@@ -38,43 +53,71 @@ public final class IbNetDiscover {
     }
 
     private static Fabric parseRecords(List<String> lines) {
+        // reading each line is most of the work and needs no other line; what they say is put together in order below
+        List<Said> said = lines.parallelStream().map(IbNetDiscover::said).toList();
         Map<String, FabricNode> byId = new LinkedHashMap<>();
         Map<Guid, Guid> portGuids = new HashMap<>();
         List<PendingPort> pending = new ArrayList<>();
         Guid declaredGuid = null;
         String currentId = null;
-        for (String line : lines) {
-            if (line.startsWith("[")) { // most lines: a port of the current record
-                PendingPort port = currentId == null ? null : port(line, currentId, byId, portGuids);
-                if (port != null) {
-                    pending.add(port);
+        FabricNode current = null;
+        for (Said line : said) {
+            if (line instanceof PortLine port && current != null) {
+                if (!current.isSwitch()) {
+                    if (port.ownPortGuid != null) {
+                        portGuids.put(port.ownPortGuid, current.guid());
+                    }
+                    if (current.lid() == 0 && port.ownLid > 0) {
+                        current = new FabricNode(current.guid(), current.type(), current.description(), current.ports(), port.ownLid,
+                                current.evidence());
+                        byId.put(currentId, current);
+                    }
                 }
-            } else if (line.startsWith("switchguid=0x") || line.startsWith("caguid=0x") || line.startsWith("rtguid=0x")) {
-                declaredGuid = Guid.parse(hexAt(line, line.indexOf("0x") + 2));
-            } else if (line.startsWith("Switch") || line.startsWith("Ca") || line.startsWith("Rt")) {
-                FabricNode node = header(line, declaredGuid);
-                if (node != null) {
-                    currentId = quoted(line, 0);
-                    byId.put(currentId, node);
-                    declaredGuid = null;
-                }
+                pending.add(new PendingPort(current.guid(), port));
+            } else if (line instanceof Declared declared) {
+                declaredGuid = declared.guid;
+            } else if (line instanceof Header header) {
+                current = new FabricNode(declaredGuid != null ? declaredGuid : guidOfId(header.id), header.type, header.description,
+                        header.ports, header.lid, header.line);
+                currentId = header.id;
+                byId.put(currentId, current);
+                declaredGuid = null;
             }
         }
-        Map<String, Guid> guidById = new HashMap<>();
-        byId.forEach((id, node) -> guidById.put(id, node.guid()));
+        // a peer is the node its id names, unless its record declared another GUID (switchguid=): rare, so only those are looked up
+        Map<String, Guid> declaredElse = new HashMap<>();
+        byId.forEach((id, node) -> {
+            if (!node.guid().equals(guidOfIdOrNull(id))) {
+                declaredElse.put(id, node.guid());
+            }
+        });
         Cables cables = new Cables(pending.size());
-        for (PendingPort port : pending) {
-            Guid peer = guidById.computeIfAbsent(port.peerId, IbNetDiscover::guidOfId);
-            cables.add(new Cable(new Cable.End(guidById.get(port.nodeId), port.port), new Cable.End(peer, port.peerPort), port.width,
-                    port.speed, port.line));
+        for (PendingPort pendingPort : pending) {
+            PortLine port = pendingPort.line;
+            Guid peer = port.peerGuid != null && !declaredElse.containsKey(port.peerId) ? port.peerGuid
+                    : declaredElse.computeIfAbsent(port.peerId, IbNetDiscover::guidOfId);
+            cables.add(new Cable(new Cable.End(pendingPort.node, port.port), new Cable.End(peer, port.peerPort), port.width, port.speed,
+                    port.line));
         }
         Map<Guid, FabricNode> nodes = new LinkedHashMap<>();
         byId.values().forEach(node -> nodes.put(node.guid(), node));
         return new Fabric(nodes, cables.list, portGuids);
     }
 
+    /** What this line says; null for lines that say nothing here (vendid=, comments, blank lines). */
+    private static Said said(String line) {
+        if (line.startsWith("[")) {
+            return port(line);
+        } else if (line.startsWith("switchguid=0x") || line.startsWith("caguid=0x") || line.startsWith("rtguid=0x")) {
+            return new Declared(Guid.parse(hexAt(line, line.indexOf("0x") + 2)));
+        } else if (line.startsWith("Switch") || line.startsWith("Ca") || line.startsWith("Rt")) {
+            return header(line);
+        }
+        return null;
+    }
+
     /** {@code Switch 40 "S-b8cef60300a1b205"  # "MF0;leaf-04:MQM8700/U1" enhanced port 0 lid 9 lmc 0}; null if it is not one. */
-    private static FabricNode header(String line, Guid declaredGuid) {
+    private static Header header(String line) {
         int space = indexOfWhitespace(line, 0);
         String type = space < 0 ? "" : line.substring(0, space);
         int firstQuote = line.indexOf('"');
@@ -86,16 +129,16 @@ public final class IbNetDiscover {
         }
         int ports = intIn(line, space, firstQuote, 0);
         String rest = line.substring(line.indexOf('"', line.indexOf('"', hash) + 1) + 1);
-        return new FabricNode(declaredGuid != null ? declaredGuid : guidOfId(id), type.equals("Switch") ? FabricNode.Type.SWITCH : FabricNode.Type.CA,
-                description, ports, lidAfter(rest, 0), line.strip());
+        return new Header(type.equals("Switch") ? FabricNode.Type.SWITCH : FabricNode.Type.CA, id, description, ports, lidAfter(rest, 0),
+                line.strip());
     }
 
     /**
      * A port line: {@code [1]  "H-043f720300e1a012"[1](43f720300e1a013)  # "gpu-node-05 mlx5_1" lid 16 4xHDR} in a switch
      * record, {@code [1](43f720300e1a013)  "S-b8cef60300a1b205"[1]  # lid 16 lmc 0 "MF0;leaf-04:MQM8700/U1" lid 9 4xHDR}
-     * in an HCA's. The HCA's own LID and port GUID are taken from its record.
+     * in an HCA's, which also gives the HCA's own port GUID and LID.
      */
-    private static PendingPort port(String line, String currentId, Map<String, FabricNode> byId, Map<Guid, Guid> portGuids) {
+    private static PortLine port(String line) {
         int close = line.indexOf(']');
         int port = close < 0 ? -1 : intIn(line, 1, close, -1);
         int idStart = line.indexOf('"', close);
@@ -109,19 +152,10 @@ public final class IbNetDiscover {
             return null;
         }
         int hash = line.indexOf('#', peerClose);
-        FabricNode node = byId.get(currentId);
-        if (!node.isSwitch()) {
-            if (close + 1 < line.length() && line.charAt(close + 1) == '(') {
-                portGuids.put(Guid.parse(hexAt(line, close + 2)), node.guid());
-            }
-            int lid = hash < 0 ? -1 : skipWhitespace(line, hash + 1);
-            if (node.lid() == 0 && lid >= 0 && line.startsWith("lid ", lid)) {
-                int ownLid = lidAfter(line, lid);
-                if (ownLid > 0) {
-                    byId.put(currentId, new FabricNode(node.guid(), node.type(), node.description(), node.ports(), ownLid, node.evidence()));
-                }
-            }
-        }
+        String ownPortHex = close + 1 < line.length() && line.charAt(close + 1) == '(' ? hexAt(line, close + 2) : "";
+        Guid ownPortGuid = ownPortHex.isEmpty() || ownPortHex.length() > 16 ? null : Guid.parse(ownPortHex);
+        int lid = hash < 0 ? -1 : skipWhitespace(line, hash + 1);
+        int ownLid = lid >= 0 && line.startsWith("lid ", lid) ? lidAfter(line, lid) : 0;
         // the rate is the comment's last word, 4xNDR: lanes, x, lane speed
         int end = line.length();
         while (end > 0 && Character.isWhitespace(line.charAt(end - 1))) {
@@ -133,8 +167,9 @@ public final class IbNetDiscover {
         }
         int x = line.indexOf('x', start);
         boolean hasRate = hash >= 0 && x > start && x + 1 < end && intIn(line, start, x, -1) >= 0;
-        return new PendingPort(currentId, port, line.substring(idStart + 1, idEnd), peerPort, hasRate ? width(line, start, x) : "",
-                hasRate ? LaneSpeed.named(line, x + 1, end) : "", line.strip());
+        String peerId = line.substring(idStart + 1, idEnd);
+        return new PortLine(port, peerId, guidOfIdOrNull(peerId), peerPort, hasRate ? width(line, start, x) : "",
+                hasRate ? LaneSpeed.named(line, x + 1, end) : "", ownPortGuid, ownLid, line.strip());
     }
 
     /** {@code 4X} for the digits of {@code 4xNDR}; the usual widths are constants, not one string per port. */
@@ -203,12 +238,23 @@ public final class IbNetDiscover {
 
     /** ibnetdiscover names nodes {@code S-<guid>}, {@code H-<guid>} or {@code R-<guid>}. */
     private static Guid guidOfId(String id) {
-        int dash = id.indexOf('-');
-        try {
-            return Guid.parse(dash >= 0 ? id.substring(dash + 1) : id);
-        } catch (IllegalArgumentException e) {
+        Guid guid = guidOfIdOrNull(id);
+        if (guid == null) {
             throw new FabricInputException("node id \"" + id + "\" has no GUID and no switchguid=/caguid= line before it");
         }
+        return guid;
+    }
+
+    private static Guid guidOfIdOrNull(String id) {
+        int dash = id.indexOf('-');
+        String hex = dash >= 0 ? id.substring(dash + 1) : id;
+        hex = hex.startsWith("0x") || hex.startsWith("0X") ? hex.substring(2) : hex;
+        for (int i = 0; i < hex.length(); i++) {
+            if (Character.digit(hex.charAt(i), 16) < 0) {
+                return null;
+            }
+        }
+        return hex.isEmpty() || hex.length() > 16 ? null : Guid.parse(hex);
     }
 
     /** The text between the first pair of double quotes at or after {@code from}, or null. */

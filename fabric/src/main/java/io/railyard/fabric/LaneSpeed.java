@@ -2,6 +2,9 @@ package io.railyard.fabric;
 
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
+import java.util.stream.Collectors;
+import java.util.stream.IntStream;
 
 /** InfiniBand lane speeds: the names ibnetdiscover prints and the per-lane rates iblinkinfo prints for them. */
 public final class LaneSpeed {
@@ -11,6 +14,10 @@ public final class LaneSpeed {
     private static final List<Speed> SPEEDS = List.of(new Speed("SDR", 2.5), new Speed("DDR", 5), new Speed("QDR", 10),
             new Speed("FDR10", 10.3125), new Speed("FDR", 14.0625), new Speed("EDR", 25.78125), new Speed("HDR", 53.125),
             new Speed("NDR", 106.25), new Speed("XDR", 212.5));
+
+    /** A lookup, not a search of the table: a large fabric ranks every cable's speed twice. */
+    private static final Map<String, Integer> RANKS = IntStream.range(0, SPEEDS.size()).boxed()
+            .collect(Collectors.toUnmodifiableMap(i -> SPEEDS.get(i).name, i -> i));
 
     private LaneSpeed() {}
 
@@ -37,11 +44,10 @@ public final class LaneSpeed {
 
     /** The rank of a named speed (higher is faster), or -1 for a name this table does not know. */
     public static int rank(String name) {
-        for (int i = 0; i < SPEEDS.size(); i++) {
-            if (SPEEDS.get(i).name.equalsIgnoreCase(name)) {
-                return i;
-            }
+        Integer rank = RANKS.get(name);
+        if (rank == null) {
+            rank = RANKS.getOrDefault(name.toUpperCase(Locale.ROOT), -1);
         }
-        return -1;
+        return rank;
     }
 }

@@ -9,7 +9,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.function.Function;
 import java.util.stream.Collectors;
@@ -57,13 +56,7 @@ public record Topology(List<Switch> switches, List<Host> hosts, List<Group> grou
         }
         switches.sort(Comparator.comparingInt(Switch::tier).thenComparing(Switch::name));
 
-        Map<String, List<Hca>> hcasByHost = new TreeMap<>();
-        for (FabricNode ca : fabric.cas()) {
-            List<FabricNode> leaves = fabric.switchNeighbours(ca.guid());
-            String leaf = leaves.isEmpty() ? null : names.get(leaves.getFirst().guid());
-            hcasByHost.computeIfAbsent(ca.host(), h -> new ArrayList<>()).add(new Hca(ca.device(), ca.guid(), ca.lid(), leaf));
-        }
-        hcasByHost.values().forEach(list -> list.sort(Comparator.comparing(Hca::name)));
+        Map<String, List<Hca>> hcasByHost = hcasByHost(fabric, names);
 
         Unions leafUnions = new Unions();
         Unions spineUnions = new Unions();
@@ -78,7 +71,12 @@ public record Topology(List<Switch> switches, List<Host> hosts, List<Group> grou
         }
         Map<String, List<String>> leavesByHost = new LinkedHashMap<>();
         hcasByHost.forEach((host, hcas) -> {
-            List<String> leaves = hcas.stream().map(Hca::leaf).filter(l -> l != null).distinct().toList();
+            List<String> leaves = new ArrayList<>(hcas.size());
+            for (Hca hca : hcas) {
+                if (hca.leaf != null && !leaves.contains(hca.leaf)) {
+                    leaves.add(hca.leaf);
+                }
+            }
             leavesByHost.put(host, leaves);
             leafUnions.joinAll(leaves);
         });
@@ -111,6 +109,32 @@ public record Topology(List<Switch> switches, List<Host> hosts, List<Group> grou
             groups.add(new Group(name, leaves, List.copyOf(hostsByGroup.get(name)), spineGroup));
         }
         return new Topology(List.copyOf(switches), List.copyOf(hosts), List.copyOf(groups), spineGroups);
+    }
+
+    /** Each host's HCAs by device name, the hosts by name; an HCA's leaf is the switch its first cable leads to. */
+    private static Map<String, List<Hca>> hcasByHost(Fabric fabric, Map<Guid, String> names) {
+        // a hash map sorted once at the end: a tree map compares host names a dozen times an HCA
+        Map<String, List<Hca>> byHost = new HashMap<>();
+        for (FabricNode ca : fabric.cas()) {
+            String leaf = null;
+            for (Cable cable : fabric.cablesOf(ca.guid())) {
+                FabricNode peer = fabric.node(cable.peerOf(ca.guid()).node());
+                if (peer != null && peer.isSwitch()) {
+                    leaf = names.get(peer.guid());
+                    break;
+                }
+            }
+            byHost.computeIfAbsent(ca.host(), h -> new ArrayList<>(8)).add(new Hca(ca.device(), ca.guid(), ca.lid(), leaf));
+        }
+        List<String> hosts = new ArrayList<>(byHost.keySet());
+        hosts.sort(null);
+        Map<String, List<Hca>> sorted = LinkedHashMap.newLinkedHashMap(hosts.size());
+        for (String host : hosts) {
+            List<Hca> hcas = byHost.get(host);
+            hcas.sort((x, y) -> x.name.compareTo(y.name));
+            sorted.put(host, hcas);
+        }
+        return sorted;
     }
 
     /** A group of one is named after its member; a larger one after its first member, with a prefix saying what it is. */
