@@ -4,11 +4,29 @@ package io.railyard.fabric;
 public record Guid(long value) implements Comparable<Guid> {
     /** Parses {@code 0x043f720300e1a000}, {@code 43f720300e1a000} or the hex part of an ibnetdiscover id. */
     public static Guid parse(String text) {
-        String hex = text.startsWith("0x") || text.startsWith("0X") ? text.substring(2) : text;
-        if (hex.isEmpty() || hex.length() > 16) {
+        Guid guid = ofHex(text, 0, text.length());
+        if (guid == null) {
             throw new IllegalArgumentException("not a GUID: '" + text + "'");
         }
-        return new Guid(Long.parseUnsignedLong(hex, 16));
+        return guid;
+    }
+
+    /** The GUID that {@code text[from, to)} spells in 1 to 16 hex digits, after an optional {@code 0x}; null if it spells none. */
+    public static Guid ofHex(String text, int from, int to) {
+        int start = to - from > 2 && text.charAt(from) == '0' && (text.charAt(from + 1) | 0x20) == 'x' ? from + 2 : from;
+        if (to <= start || to - start > 16) {
+            return null;
+        }
+        long value = 0;
+        for (int i = start; i < to; i++) {
+            char c = text.charAt(i);
+            int digit = c >= '0' && c <= '9' ? c - '0' : (c | 0x20) >= 'a' && (c | 0x20) <= 'f' ? (c | 0x20) - 'a' + 10 : -1;
+            if (digit < 0) {
+                return null;
+            }
+            value = value << 4 | digit;
+        }
+        return new Guid(value);
     }
 
     // Written out: the generated record methods go through method handles, slow before the JIT has run, and a large

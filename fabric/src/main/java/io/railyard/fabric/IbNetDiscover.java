@@ -27,11 +27,16 @@ public final class IbNetDiscover {
     private record Header(FabricNode.Type type, String id, String description, int ports, int lid, String line) implements Said {}
 
     /**
+     * @param source, peerIdStart, peerIdEnd where the peer's id is in the line: most are never needed as strings
      * @param peerGuid the GUID the peer's id names ({@code S-<guid>}), null if it names none
      * @param ownPortGuid, ownLid what an HCA's port line says of the HCA itself: null, 0 where it says nothing
      */
-    private record PortLine(int port, String peerId, Guid peerGuid, int peerPort, String width, String speed, Guid ownPortGuid, int ownLid,
-            String line) implements Said {}
+    private record PortLine(int port, String source, int peerIdStart, int peerIdEnd, Guid peerGuid, int peerPort, String width, String speed,
+            Guid ownPortGuid, int ownLid, String line) implements Said {
+        String peerId() {
+            return source.substring(peerIdStart, peerIdEnd);
+        }
+    }
 
     private record PendingPort(Guid node, PortLine line) {}
 
@@ -87,15 +92,15 @@ public final class IbNetDiscover {
         // a peer is the node its id names, unless its record declared another GUID (switchguid=): rare, so only those are looked up
         Map<String, Guid> declaredElse = new HashMap<>();
         byId.forEach((id, node) -> {
-            if (!node.guid().equals(guidOfIdOrNull(id))) {
+            if (!node.guid().equals(guidOfId(id, 0, id.length()))) {
                 declaredElse.put(id, node.guid());
             }
         });
         Cables cables = new Cables(pending.size());
         for (PendingPort pendingPort : pending) {
             PortLine port = pendingPort.line;
-            Guid peer = port.peerGuid != null && !declaredElse.containsKey(port.peerId) ? port.peerGuid
-                    : declaredElse.computeIfAbsent(port.peerId, IbNetDiscover::guidOfId);
+            Guid peer = port.peerGuid != null && (declaredElse.isEmpty() || !declaredElse.containsKey(port.peerId())) ? port.peerGuid
+                    : declaredElse.computeIfAbsent(port.peerId(), IbNetDiscover::guidOfId);
             cables.add(new Cable(new Cable.End(pendingPort.node, port.port), new Cable.End(peer, port.peerPort), port.width, port.speed,
                     port.line));
         }
@@ -109,7 +114,8 @@ public final class IbNetDiscover {
         if (line.startsWith("[")) {
             return port(line);
         } else if (line.startsWith("switchguid=0x") || line.startsWith("caguid=0x") || line.startsWith("rtguid=0x")) {
-            return new Declared(Guid.parse(hexAt(line, line.indexOf("0x") + 2)));
+            int hex = line.indexOf("0x") + 2;
+            return new Declared(Guid.parse(line.substring(hex, hexEnd(line, hex))));
         } else if (line.startsWith("Switch") || line.startsWith("Ca") || line.startsWith("Rt")) {
             return header(line);
         }
@@ -152,8 +158,7 @@ public final class IbNetDiscover {
             return null;
         }
         int hash = line.indexOf('#', peerClose);
-        String ownPortHex = close + 1 < line.length() && line.charAt(close + 1) == '(' ? hexAt(line, close + 2) : "";
-        Guid ownPortGuid = ownPortHex.isEmpty() || ownPortHex.length() > 16 ? null : Guid.parse(ownPortHex);
+        Guid ownPortGuid = close + 1 < line.length() && line.charAt(close + 1) == '(' ? Guid.ofHex(line, close + 2, hexEnd(line, close + 2)) : null;
         int lid = hash < 0 ? -1 : skipWhitespace(line, hash + 1);
         int ownLid = lid >= 0 && line.startsWith("lid ", lid) ? lidAfter(line, lid) : 0;
         // the rate is the comment's last word, 4xNDR: lanes, x, lane speed
@@ -167,8 +172,7 @@ public final class IbNetDiscover {
         }
         int x = line.indexOf('x', start);
         boolean hasRate = hash >= 0 && x > start && x + 1 < end && intIn(line, start, x, -1) >= 0;
-        String peerId = line.substring(idStart + 1, idEnd);
-        return new PortLine(port, peerId, guidOfIdOrNull(peerId), peerPort, hasRate ? width(line, start, x) : "",
+        return new PortLine(port, line, idStart + 1, idEnd, guidOfId(line, idStart + 1, idEnd), peerPort, hasRate ? width(line, start, x) : "",
                 hasRate ? LaneSpeed.named(line, x + 1, end) : "", ownPortGuid, ownLid, line.strip());
     }
 
@@ -238,23 +242,17 @@ public final class IbNetDiscover {
 
     /** ibnetdiscover names nodes {@code S-<guid>}, {@code H-<guid>} or {@code R-<guid>}. */
     private static Guid guidOfId(String id) {
-        Guid guid = guidOfIdOrNull(id);
+        Guid guid = guidOfId(id, 0, id.length());
         if (guid == null) {
             throw new FabricInputException("node id \"" + id + "\" has no GUID and no switchguid=/caguid= line before it");
         }
         return guid;
     }
 
-    private static Guid guidOfIdOrNull(String id) {
-        int dash = id.indexOf('-');
-        String hex = dash >= 0 ? id.substring(dash + 1) : id;
-        hex = hex.startsWith("0x") || hex.startsWith("0X") ? hex.substring(2) : hex;
-        for (int i = 0; i < hex.length(); i++) {
-            if (Character.digit(hex.charAt(i), 16) < 0) {
-                return null;
-            }
-        }
-        return hex.isEmpty() || hex.length() > 16 ? null : Guid.parse(hex);
+    /** The GUID the id in {@code text[from, to)} names; null if it names none. */
+    private static Guid guidOfId(String text, int from, int to) {
+        int dash = text.indexOf('-', from);
+        return Guid.ofHex(text, dash >= 0 && dash < to ? dash + 1 : from, to);
     }
 
     /** The text between the first pair of double quotes at or after {@code from}, or null. */
@@ -264,12 +262,13 @@ public final class IbNetDiscover {
         return close < 0 ? null : line.substring(open + 1, close);
     }
 
-    private static String hexAt(String line, int from) {
+    /** Where the hex digits that start at {@code from} end. */
+    private static int hexEnd(String line, int from) {
         int end = from;
         while (end < line.length() && Character.digit(line.charAt(end), 16) >= 0) {
             end++;
         }
-        return line.substring(from, end);
+        return end;
     }
 
     /** The number after the first {@code lid } at or after {@code from}, or 0. */

@@ -34,9 +34,10 @@ public final class LaneSpeed {
 
     /** The speed named in {@code text[from, to)} in capitals: one of the table's own names where it is one, not a new string a port. */
     public static String named(String text, int from, int to) {
-        for (Speed speed : SPEEDS) {
-            if (speed.name.length() == to - from && text.regionMatches(true, from, speed.name, 0, to - from)) {
-                return speed.name;
+        for (int i = SPEEDS.size() - 1; i >= 0; i--) { // the fastest first: a large fabric is a new one
+            String name = SPEEDS.get(i).name;
+            if (name.length() == to - from && text.regionMatches(true, from, name, 0, to - from)) {
+                return name;
             }
         }
         return text.substring(from, to).toUpperCase(Locale.ROOT);

@@ -1,6 +1,7 @@
 package io.railyard.fabric;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.tuple;
 
 import java.util.List;
@@ -106,5 +107,10 @@ class TopologyTest {
     void guidsCompareAsNumbersWhateverTheLeadingZeros() {
         assertThat(Guid.parse("43f720300e1a001")).isEqualTo(Guid.parse("0x043f720300e1a001"));
         assertThat(Guid.parse("0x043f720300e1a001").toString()).isEqualTo("0x043f720300e1a001");
+        assertThat(Guid.parse("0X043F720300E1A001")).isEqualTo(Guid.parse("43f720300e1a001"));
+        assertThat(Guid.parse("ffffffffffffffff").toString()).isEqualTo("0xffffffffffffffff");
+        for (String notOne : List.of("", "0x", "xyz", "43f72g", "0x10000000000000000", "-1")) {
+            assertThatThrownBy(() -> Guid.parse(notOne)).as(notOne).isInstanceOf(IllegalArgumentException.class);
+        }
     }
 }
