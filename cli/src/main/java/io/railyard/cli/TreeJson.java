@@ -17,16 +17,18 @@ final class TreeJson {
         return out.toString();
     }
 
+    // instanceof, not a pattern switch: a switch on types is linked at its first run, a cost the JVM's cache does not keep
     private static void value(StringBuilder out, Object value, int depth) {
-        switch (value) {
-            case null -> out.append("null");
-            case String text -> string(out, text);
-            case Integer number -> out.append(number.intValue());
-            case Long number -> out.append(number.longValue());
-            case Boolean flag -> out.append(flag.booleanValue());
-            case Map<?, ?> map -> object(out, map, depth);
-            case Collection<?> list -> array(out, list, depth);
-            default -> throw new IllegalArgumentException("not a JSON tree value: " + value.getClass().getName());
+        if (value instanceof String text) {
+            string(out, text);
+        } else if (value instanceof Map<?, ?> map) {
+            object(out, map, depth);
+        } else if (value instanceof Collection<?> list) {
+            array(out, list, depth);
+        } else if (value instanceof Integer || value instanceof Long || value instanceof Boolean || value == null) {
+            out.append(value);
+        } else {
+            throw new IllegalArgumentException("not a JSON tree value: " + value.getClass().getName());
         }
     }
 
