@@ -2,6 +2,7 @@ package io.railyard.cli;
 
 import java.util.Collection;
 import java.util.Map;
+import java.util.stream.Collectors;
 
 /**
  * A tree of maps, lists, strings, integers and booleans written as JSON exactly as {@link Json#write} prints it, without
@@ -9,6 +10,8 @@ import java.util.Map;
  * writing a 2,000-host fabric's 2.6 MB report (bench/fabric-vs-awk.sh).
  */
 final class TreeJson {
+    private static final int PARALLEL = 1_000;
+
     private TreeJson() {}
 
     static String write(Object tree) {
@@ -59,11 +62,19 @@ final class TreeJson {
             return;
         }
         out.append("[ ");
-        String separator = "";
-        for (Object element : list) {
-            out.append(separator);
-            separator = ", ";
-            value(out, element, depth);
+        if (list.size() >= PARALLEL) { // a large fabric's hosts and switches: each element is written alone, in parallel
+            out.append(list.parallelStream().map(element -> {
+                StringBuilder text = new StringBuilder(256);
+                value(text, element, depth);
+                return text;
+            }).collect(Collectors.joining(", ")));
+        } else {
+            String separator = "";
+            for (Object element : list) {
+                out.append(separator);
+                separator = ", ";
+                value(out, element, depth);
+            }
         }
         out.append(" ]");
     }

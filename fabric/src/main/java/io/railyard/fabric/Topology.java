@@ -9,6 +9,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 import java.util.TreeSet;
 import java.util.function.Function;
 import java.util.stream.Collectors;
@@ -48,6 +49,8 @@ public record Topology(List<Switch> switches, List<Host> hosts, List<Group> grou
     /** The topology of this fabric; {@code nodeNames} maps hosts to Kubernetes node names where they differ. */
     public static Topology of(Fabric fabric, Map<String, String> nodeNames) {
         Map<Guid, String> names = SwitchNames.of(fabric.switches());
+        // the hosts need only the switches' names: they are grouped on another thread while the tiers are found here
+        CompletableFuture<Map<String, List<Hca>>> grouping = CompletableFuture.supplyAsync(() -> hcasByHost(fabric, names));
         Map<Guid, Integer> tiers = tiers(fabric);
         List<Switch> switches = new ArrayList<>();
         for (FabricNode s : fabric.switches()) {
@@ -56,7 +59,6 @@ public record Topology(List<Switch> switches, List<Host> hosts, List<Group> grou
         }
         switches.sort(Comparator.comparingInt(Switch::tier).thenComparing(Switch::name));
 
-        Map<String, List<Hca>> hcasByHost = hcasByHost(fabric, names);
 
         Unions leafUnions = new Unions();
         Unions spineUnions = new Unions();
@@ -69,6 +71,7 @@ public record Topology(List<Switch> switches, List<Host> hosts, List<Group> grou
                 spineUnions.joinAll(List.of(s.name));
             }
         }
+        Map<String, List<Hca>> hcasByHost = grouping.join();
         Map<String, List<String>> leavesByHost = new LinkedHashMap<>();
         hcasByHost.forEach((host, hcas) -> {
             List<String> leaves = new ArrayList<>(hcas.size());
