@@ -6,6 +6,7 @@ import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 
 /** The fabric as one discovery saw it: switches and HCAs by GUID, and the cables between their ports. */
 public final class Fabric {
@@ -14,7 +15,7 @@ public final class Fabric {
     private final Map<Guid, Guid> portGuids;
     private final List<FabricNode> switches;
     private final List<FabricNode> cas;
-    private final Map<Guid, List<Cable>> cablesByNode = new HashMap<>();
+    private final Map<Guid, List<Cable>> cablesByNode;
 
     /** By description, then GUID. */
     private static final Comparator<FabricNode> BY_DESCRIPTION = (x, y) -> {
@@ -29,8 +30,10 @@ public final class Fabric {
         this.nodes = Collections.unmodifiableMap(new HashMap<>(nodes));
         this.cables = List.copyOf(cables);
         this.portGuids = Collections.unmodifiableMap(new HashMap<>(portGuids));
+        // the HCAs, the most nodes, are sorted on another thread while the cables are filed by node here
+        this.cablesByNode = HashMap.newHashMap(nodes.size());
+        CompletableFuture<List<FabricNode>> sortedCas = CompletableFuture.supplyAsync(() -> sorted(false));
         this.switches = sorted(true);
-        this.cas = sorted(false);
         for (Cable cable : cables) {
             cablesByNode.computeIfAbsent(cable.a().node(), g -> new ArrayList<>(1)).add(cable);
             cablesByNode.computeIfAbsent(cable.b().node(), g -> new ArrayList<>(1)).add(cable);
@@ -40,6 +43,7 @@ public final class Fabric {
                 list.sort(Comparator.comparingInt(c -> c.endOf(guid).port()));
             }
         });
+        this.cas = sortedCas.join();
     }
 
     public Map<Guid, FabricNode> nodes() {

@@ -78,25 +78,35 @@ public final class FabricHealth {
     }
 
     private void degradedLinks() {
-        List<Integer> widths = new ArrayList<>(fabric.cables().size());
-        List<Integer> speeds = new ArrayList<>(fabric.cables().size());
+        // counted by the strings, which are a few shared ones, then by what they mean
+        Map<String, Integer> widths = new HashMap<>();
+        Map<String, Integer> speeds = new HashMap<>();
         for (Cable cable : fabric.cables()) {
-            if (!cable.width().isEmpty()) {
-                widths.add(lanes(cable.width()));
-            }
-            int rank = LaneSpeed.rank(cable.speed());
-            if (rank >= 0) {
-                speeds.add(rank);
-            }
+            widths.merge(cable.width(), 1, Integer::sum);
+            speeds.merge(cable.speed(), 1, Integer::sum);
         }
-        Integer usualLanes = mostCommon(widths);
-        Integer usualSpeed = mostCommon(speeds);
+        Map<String, Integer> lanesOf = new HashMap<>();
+        Map<Integer, Integer> byLanes = new HashMap<>();
+        widths.forEach((width, count) -> {
+            lanesOf.put(width, lanes(width));
+            if (!width.isEmpty()) {
+                byLanes.merge(lanes(width), count, Integer::sum);
+            }
+        });
+        Map<Integer, Integer> byRank = new HashMap<>();
+        speeds.forEach((name, count) -> {
+            if (LaneSpeed.rank(name) >= 0) {
+                byRank.merge(LaneSpeed.rank(name), count, Integer::sum);
+            }
+        });
+        Integer usualLanes = mostCommon(byLanes);
+        Integer usualSpeed = mostCommon(byRank);
         if (usualLanes == null || usualSpeed == null) {
             return;
         }
         String speed = LaneSpeed.nameOfRank(usualSpeed);
         for (Cable cable : fabric.cables()) {
-            boolean narrow = !cable.width().isEmpty() && lanes(cable.width()) < usualLanes;
+            boolean narrow = !cable.width().isEmpty() && lanesOf.get(cable.width()) < usualLanes;
             int rank = LaneSpeed.rank(cable.speed());
             boolean slow = rank >= 0 && rank < usualSpeed;
             if (!narrow && !slow) {
@@ -228,6 +238,11 @@ public final class FabricHealth {
         for (T value : values) {
             counts.merge(value, 1, Integer::sum);
         }
+        return mostCommon(counts);
+    }
+
+    /** The value counted most; the larger one on a tie. */
+    private static <T extends Comparable<T>> T mostCommon(Map<T, Integer> counts) {
         return counts.entrySet().stream().max(Map.Entry.<T, Integer>comparingByValue().thenComparing(Map.Entry.comparingByKey()))
                 .map(Map.Entry::getKey).orElse(null);
     }
