@@ -31,8 +31,8 @@ final class FabricInput {
     }
 
     /**
-     * The lines of UTF-8 text (any of \n, \r\n, \r ends one), decoded in parallel pieces of about a megabyte that end
-     * after a newline: a large fabric's output is 10 to 20 MB. A newline byte is never part of another UTF-8 character.
+     * The lines of UTF-8 text (any of \n, \r\n, \r ends one), each decoded alone, in parallel pieces of about a megabyte
+     * that end after a newline: a large fabric's output is 10 to 20 MB. A newline byte is never part of another character.
      */
     static List<String> lines(byte[] bytes) throws CharacterCodingException {
         List<int[]> pieces = new ArrayList<>();
@@ -44,11 +44,27 @@ final class FabricInput {
             pieces.add(new int[] {start, end});
             start = end;
         }
-        List<String> texts = pieces.parallelStream().map(p -> new String(bytes, p[0], p[1] - p[0], StandardCharsets.UTF_8)).toList();
-        if (texts.stream().anyMatch(text -> text.indexOf('\uFFFD') >= 0)) {
+        List<String> lines = pieces.parallelStream().flatMap(piece -> linesOf(bytes, piece[0], piece[1]).stream()).toList();
+        if (lines.parallelStream().anyMatch(line -> line.indexOf('\uFFFD') >= 0)) {
             StandardCharsets.UTF_8.newDecoder().decode(ByteBuffer.wrap(bytes)); // says where, unless the text really holds U+FFFD
         }
-        return texts.parallelStream().flatMap(String::lines).toList();
+        return lines;
+    }
+
+    private static List<String> linesOf(byte[] bytes, int from, int to) {
+        List<String> lines = new ArrayList<>();
+        int start = from;
+        for (int i = from; i < to; i++) {
+            if (bytes[i] == '\n' || bytes[i] == '\r') {
+                lines.add(new String(bytes, start, i - start, StandardCharsets.UTF_8));
+                i += bytes[i] == '\r' && i + 1 < to && bytes[i + 1] == '\n' ? 1 : 0;
+                start = i + 1;
+            }
+        }
+        if (start < to) {
+            lines.add(new String(bytes, start, to - start, StandardCharsets.UTF_8));
+        }
+        return lines;
     }
 
     /** The tool's executable on PATH, if there is one. */
