@@ -11,20 +11,14 @@ import java.util.Map;
 
 /**
  * Where one cold run of {@code railyard fabric -o json} spends its time: the phases of the command timed in one fresh JVM,
- * as the launcher starts it. Run it a few times and read the medians: bench/fabric-phases.sh.
+ * with the launcher's flags for fabric (its AOT cache aside: that one is trained on the jar's class path). One line a run;
+ * bench/fabric-phases.sh runs it a few times and prints the medians.
  *   FabricPhases IBNETDISCOVER_FILE
  */
 public final class FabricPhases {
     private FabricPhases() {}
 
     public static void main(String[] args) {
-        int times = args.length > 1 ? Integer.parseInt(args[1]) : 1;
-        for (int i = 0; i < times; i++) {
-            run(args);
-        }
-    }
-
-    private static void run(String[] args) {
         long t0 = System.nanoTime();
         List<String> lines = FabricInput.read("--ibnetdiscover", args[0]);
         long t1 = System.nanoTime();
