@@ -115,7 +115,8 @@ public final class IbNetDiscover {
             return port(line);
         } else if (line.startsWith("switchguid=0x") || line.startsWith("caguid=0x") || line.startsWith("rtguid=0x")) {
             int hex = line.indexOf("0x") + 2;
-            return new Declared(Guid.parse(line.substring(hex, hexEnd(line, hex))));
+            Guid declared = Guid.ofHex(line, hex, hexEnd(line, hex));
+            return declared == null ? null : new Declared(declared); // a line cut short declares nothing
         } else if (line.startsWith("Switch") || line.startsWith("Ca") || line.startsWith("Rt")) {
             return header(line);
         }

@@ -92,6 +92,17 @@ class TopologyTest {
     }
 
     @Test
+    void aGuidLineCutShortDeclaresNothing() {
+        List<String> lines = Fixtures.lines("fattree", "ibnetdiscover.txt").stream()
+                .map(line -> line.equals("switchguid=0xb8cef60300a1b205(b8cef60300a1b205)") ? "switchguid=0x" : line).toList();
+
+        Fabric fabric = IbNetDiscover.parse(lines);
+
+        assertThat(fabric.cables()).hasSize(32);
+        assertThat(fabric.node(Guid.parse("b8cef60300a1b205")).description()).isEqualTo("MF0;leaf-04:MQM8700/U1");
+    }
+
+    @Test
     void hcasWithTheFactoryDescriptionAreNotOneHost() {
         Fabric fabric = IbNetDiscover.parse(Fixtures.lines("single-switch", "ibnetdiscover.txt").stream()
                 .map(line -> line.replaceAll("\"gpu-node-0[12] mlx5_0\"", "\"MT4123 ConnectX6   Mellanox Technologies\"")).toList());
