@@ -2,14 +2,12 @@
 # Where `railyard fabric -o json` spends a cold run on a large fabric: read, parse, topology, health and JSON, each timed
 # in a fresh JVM with the launcher's flags for fabric, RUNS times; prints the medians (ms). Same shapes as fabric-vs-awk.sh.
 #   bench/fabric-phases.sh [HOSTS] [RUNS] [RAILS LEAVES SPINES CORES UPLINKS]
-hosts=${1:-2000}
-runs=${2:-7}
-shape=("${@:3}")
 . "$(dirname "$0")/harness.sh"
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-topology="$work/ibnetdiscover.txt"
-"$JAVA_HOME/bin/java" -cp "bench/target/classes:$cp" io.railyard.testkit.SyntheticFabric "$topology" "$hosts" "${shape[@]}"
+hosts=${1:-2000}
+runs=${2:-7}
+topology=$(synthetic_fabric "$hosts" "${@:3}")
 for _ in $(seq "$runs"); do
   "$JAVA_HOME/bin/java" -XX:+UseSerialGC -XX:TieredStopAtLevel=1 -XX:InitialRAMPercentage=6 -XX:NewRatio=1 \
     -cp "bench/target/classes:$cp" io.railyard.cli.FabricPhases "$topology"

@@ -11,8 +11,7 @@ shape=("${@:3}")
 command -v chromium >/dev/null || { echo "install chromium (apt-get install chromium)" >&2; exit 2; }
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-topology="$work/ibnetdiscover.txt"
-"$JAVA_HOME/bin/java" -cp "bench/target/classes:$cp" io.railyard.testkit.SyntheticFabric "$topology" "$hosts" "${shape[@]}"
+topology=$(synthetic_fabric "$hosts" "${shape[@]}")
 # one host cable at 1X: the leaf's line for gpu-node-0042 mlx5_3 (a finding drawn in orange)
 sed -i '0,/"gpu-node-0042 mlx5_3" lid \([0-9]*\) 4xNDR/s//"gpu-node-0042 mlx5_3" lid \1 1xNDR/' "$topology"
 ./railyard fabric --ibnetdiscover "$topology" -o html > "$work/large.html" || true   # the jar and its caches exist before timing

@@ -11,8 +11,7 @@ shape=("${@:3}")
 . "$(dirname "$0")/harness.sh"
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-topology="$work/ibnetdiscover.txt"
-"$JAVA_HOME/bin/java" -cp "bench/target/classes:$cp" io.railyard.testkit.SyntheticFabric "$topology" "$hosts" "${shape[@]}"
+topology=$(synthetic_fabric "$hosts" "${shape[@]}")
 ./railyard fabric --ibnetdiscover "$topology" >/dev/null || true   # the jar and its class-data archive exist before timing
 cat "$topology" > /dev/null
 

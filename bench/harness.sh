@@ -14,3 +14,10 @@ agent_jvm_options() {
 # output is /dev/null). Needs $work.
 millis() { local start end; start=$(date +%s%N); "$@" >"$work/out" 2>&1 || true; end=$(date +%s%N); echo $(( (end - start) / 1000000 )); }
 median() { sort -n | awk '{a[NR]=$1} END {print (NR % 2) ? a[(NR+1)/2] : (a[NR/2] + a[NR/2+1]) / 2}'; }
+
+# The fabric benches' input: a generated fabric (SyntheticFabric's HOSTS, then RAILS LEAVES SPINES CORES UPLINKS or
+# nothing) written to $work/ibnetdiscover.txt, whose path is printed. Needs $work.
+synthetic_fabric() {
+  "$JAVA_HOME/bin/java" -cp "bench/target/classes:$cp" io.railyard.testkit.SyntheticFabric "$work/ibnetdiscover.txt" "$@" >&2
+  echo "$work/ibnetdiscover.txt"
+}
