@@ -61,7 +61,7 @@ public final class IbNetDiscover {
         // reading each line is most of the work and needs no other line; what they say is put together in order below
         List<Said> said = lines.parallelStream().map(IbNetDiscover::said).toList();
         Map<String, FabricNode> byId = new LinkedHashMap<>();
-        Map<Guid, Guid> portGuids = new HashMap<>();
+        HashMap<Guid, Guid> portGuids = new HashMap<>();
         List<PendingPort> pending = new ArrayList<>();
         Guid declaredGuid = null;
         String currentId = null;
@@ -104,7 +104,7 @@ public final class IbNetDiscover {
             cables.add(new Cable(new Cable.End(pendingPort.node, port.port), new Cable.End(peer, port.peerPort), port.width, port.speed,
                     port.line));
         }
-        Map<Guid, FabricNode> nodes = new LinkedHashMap<>();
+        HashMap<Guid, FabricNode> nodes = HashMap.newHashMap(byId.size());
         byId.values().forEach(node -> nodes.put(node.guid(), node));
         return new Fabric(nodes, cables.list, portGuids);
     }
@@ -183,7 +183,7 @@ public final class IbNetDiscover {
     }
 
     private static Fabric parsePorts(List<String> lines) {
-        Map<Guid, FabricNode> nodes = new LinkedHashMap<>();
+        HashMap<Guid, FabricNode> nodes = new HashMap<>();
         Cables cables = new Cables(lines.size());
         for (String line : lines) {
             Matcher port = PORT_LINE.matcher(line);
@@ -195,7 +195,7 @@ public final class IbNetDiscover {
             cables.add(new Cable(new Cable.End(a.guid(), Integer.parseInt(port.group(3))), new Cable.End(b.guid(), Integer.parseInt(port.group(9))),
                     port.group(5) + "X", LaneSpeed.named(port.group(6), 0, port.group(6).length()), line.strip()));
         }
-        return new Fabric(nodes, cables.list, Map.of());
+        return new Fabric(nodes, cables.list, new HashMap<>());
     }
 
     /** In the {@code -p} form an HCA is known only by the port GUID printed, so that is its key. */
