@@ -58,6 +58,19 @@ class TreeJsonTest {
     }
 
     @Test
+    void aLongArrayWrittenInParallelKeepsItsOrder() {
+        List<Object> hosts = new ArrayList<>();
+        for (int i = 0; i < 2_500; i++) {
+            hosts.add(i % 7 == 0 ? List.of("gpu-node-" + i, i) : Map.of("host", "gpu-node-" + i, "hcas", List.of(Map.of("lid", i))));
+        }
+        Map<String, Object> tree = new LinkedHashMap<>();
+        tree.put("hosts", hosts);
+        tree.put("after", List.of(hosts.subList(0, 1_200)));
+
+        assertThat(TreeJson.write(tree)).isEqualTo(Json.write(tree));
+    }
+
+    @Test
     void aValueThatIsNotPartOfAJsonTreeIsRefused() {
         assertThatThrownBy(() -> TreeJson.write(Map.of("timeout", Duration.ofSeconds(5))))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("java.time.Duration");
