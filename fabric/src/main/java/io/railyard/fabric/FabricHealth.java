@@ -85,10 +85,8 @@ public final class FabricHealth {
             widths.merge(cable.width(), 1, Integer::sum);
             speeds.merge(cable.speed(), 1, Integer::sum);
         }
-        Map<String, Integer> lanesOf = new HashMap<>();
         Map<Integer, Integer> byLanes = new HashMap<>();
         widths.forEach((width, count) -> {
-            lanesOf.put(width, lanes(width));
             if (!width.isEmpty()) {
                 byLanes.merge(lanes(width), count, Integer::sum);
             }
@@ -106,7 +104,7 @@ public final class FabricHealth {
         }
         String speed = LaneSpeed.nameOfRank(usualSpeed);
         for (Cable cable : fabric.cables()) {
-            boolean narrow = !cable.width().isEmpty() && lanesOf.get(cable.width()) < usualLanes;
+            boolean narrow = !cable.width().isEmpty() && lanes(cable.width()) < usualLanes;
             int rank = LaneSpeed.rank(cable.speed());
             boolean slow = rank >= 0 && rank < usualSpeed;
             if (!narrow && !slow) {

@@ -2,9 +2,11 @@ package io.railyard.fabric;
 
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -212,16 +214,16 @@ public final class IbNetDiscover {
 
     /** The cables in the order first shown, each once: both ends of a cable print it. */
     private static final class Cables {
-        private final Map<Ends, Cable> byEnds;
+        private final Set<Ends> seen;
         private final List<Cable> list = new ArrayList<>();
 
         Cables(int expected) {
-            byEnds = HashMap.newHashMap(expected);
+            seen = HashSet.newHashSet(expected);
         }
 
         void add(Cable cable) {
             Cable normalized = cable.normalized();
-            if (byEnds.putIfAbsent(new Ends(normalized.a(), normalized.b()), normalized) == null) {
+            if (seen.add(new Ends(normalized.a(), normalized.b()))) {
                 list.add(normalized);
             }
         }

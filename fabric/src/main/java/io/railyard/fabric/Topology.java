@@ -9,8 +9,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.CompletableFuture;
 import java.util.TreeSet;
+import java.util.concurrent.CompletableFuture;
 import java.util.function.Function;
 import java.util.stream.Collectors;
 
@@ -58,7 +58,6 @@ public record Topology(List<Switch> switches, List<Host> hosts, List<Group> grou
             switches.add(new Switch(s.guid(), names.get(s.guid()), tier, role(tier), s.ports(), s.description()));
         }
         switches.sort(Comparator.comparingInt(Switch::tier).thenComparing(Switch::name));
-
 
         Unions leafUnions = new Unions();
         Unions spineUnions = new Unions();
@@ -119,14 +118,8 @@ public record Topology(List<Switch> switches, List<Host> hosts, List<Group> grou
         // a hash map sorted once at the end: a tree map compares host names a dozen times an HCA
         Map<String, List<Hca>> byHost = new HashMap<>();
         for (FabricNode ca : fabric.cas()) {
-            String leaf = null;
-            for (Cable cable : fabric.cablesOf(ca.guid())) {
-                FabricNode peer = fabric.node(cable.peerOf(ca.guid()).node());
-                if (peer != null && peer.isSwitch()) {
-                    leaf = names.get(peer.guid());
-                    break;
-                }
-            }
+            List<FabricNode> leaves = fabric.switchNeighbours(ca.guid());
+            String leaf = leaves.isEmpty() ? null : names.get(leaves.getFirst().guid());
             byHost.computeIfAbsent(ca.host(), h -> new ArrayList<>(8)).add(new Hca(ca.device(), ca.guid(), ca.lid(), leaf));
         }
         List<String> hosts = new ArrayList<>(byHost.keySet());
