@@ -57,7 +57,8 @@ final class FabricPicture {
         }
         layout.links.values().stream().filter(link -> link.findings.isEmpty()).forEach(link -> link(svg, link));
         layout.links.values().stream().filter(link -> !link.findings.isEmpty()).forEach(link -> link(svg, link)); // faults on top
-        layout.rows.forEach(row -> row.forEach(box -> box(svg, box)));
+        Map<Box, String> labels = labels(layout);
+        layout.rows.forEach(row -> row.forEach(box -> box(svg, box, labels.get(box))));
         for (int i = 0; i < legend.size(); i++) {
             svg.element("text", legend.get(i), "x", 16.0, "y", listTop + 24 + 16 * i, "fill", i == 0 ? "#222" : "#333",
                     "font-weight", i == 0 ? "bold" : null);
@@ -124,7 +125,7 @@ final class FabricPicture {
         svg.close("g");
     }
 
-    private static void box(Markup svg, Box box) {
+    private static void box(Markup svg, Box box, String label) {
         boolean faulty = !box.findings.isEmpty();
         String fill = box.kind == Kind.HOST || box.kind == Kind.HOSTS ? "#eef7ee" : "#e8eef7";
         String stroke = faulty ? colour(box.findings) : box.kind == Kind.HOST || box.kind == Kind.HOSTS ? "#5b8c5a" : "#4a6fa5";
@@ -138,7 +139,7 @@ final class FabricPicture {
         svg.empty("rect", "x", box.x, "y", box.y, "width", box.w, "height", box.h, "rx", "4", "fill", fill, "stroke", stroke,
                 "stroke-width", faulty ? 3.0 : 1.2);
         double size = box.kind == Kind.HOST ? 10 : 11;
-        svg.element("text", fit(box.name, box.w, size), "x", box.x + box.w / 2, "y", box.y + (box.kind == Kind.HOST ? 17 : 15),
+        svg.element("text", label, "x", box.x + box.w / 2, "y", box.y + (box.kind == Kind.HOST ? 17 : 15),
                 "text-anchor", "middle", "font-size", Markup.number(size));
         if (box.kind == Kind.SWITCHES || box.kind == Kind.HOSTS) {
             String faultyText = box.faultyMembers.isEmpty() ? "" : "faulty: " + String.join(", ", box.faultyMembers);
@@ -181,9 +182,40 @@ final class FabricPicture {
                 + f.summary() + "\n  " + f.evidence().strip()).collect(Collectors.joining());
     }
 
-    /** A label cut to the box, with an ellipsis: the hover text has it whole. */
+    /**
+     * Each box's name as it fits the box, cut in the middle: names made of GUIDs ({@code sw-b8cef60300a1b204}) differ at
+     * their end. Boxes whose cut names would still read the same show their names whole.
+     */
+    private static Map<Box, String> labels(FabricLayout layout) {
+        Map<Box, String> labels = new java.util.HashMap<>();
+        Map<String, Long> uses = new java.util.HashMap<>();
+        layout.rows.forEach(row -> row.forEach(box -> {
+            String label = middleCut(box.name, room(box.w, box.kind == Kind.HOST ? 10 : 11));
+            labels.put(box, label);
+            uses.merge(label, 1L, Long::sum);
+        }));
+        labels.replaceAll((box, label) -> uses.get(label) > 1 ? box.name : label);
+        return labels;
+    }
+
+    /** The characters a box of this width holds at this font size, with a margin (digits in DejaVu Sans are 0.64 em). */
+    private static int room(double width, double fontSize) {
+        return (int) ((width - 6) / (fontSize * 0.64));
+    }
+
+    /** A name cut to {@code room} characters: a third of them from its start, the rest from its end. */
+    static String middleCut(String name, int room) {
+        if (name.length() <= room) {
+            return name;
+        }
+        int head = Math.max(1, (room - 1) / 3);
+        int tail = Math.max(1, room - 1 - head);
+        return name.substring(0, head) + "…" + name.substring(name.length() - tail);
+    }
+
+    /** A text cut to the box at its end, with an ellipsis: the hover text has it whole. */
     private static String fit(String text, double width, double fontSize) {
-        int room = (int) (width / (fontSize * 0.6));
+        int room = room(width, fontSize);
         return text.length() <= room ? text : text.substring(0, Math.max(1, room - 1)) + "…";
     }
 }

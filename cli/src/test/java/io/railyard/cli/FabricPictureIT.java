@@ -127,6 +127,30 @@ class FabricPictureIT {
         Browser.assertDrawn(chromium.screenshot(), "#ff7f0e");
     }
 
+    @Test
+    void switchesNamedByTheirGuidsReadApartOnTheirBoxes() throws Exception {
+        // factory descriptions name no switch: each is named sw-<GUID>, and the fixture's GUIDs differ in their last characters
+        String topology = Files.readString(Path.of(file("fattree", "ibnetdiscover"))).replaceAll("MF0;[^\"]*", "SwitchIB Mellanox Technologies");
+        Path input = write("guid-named.txt", topology);
+        Path page = write("guid-named.html", CommandRun.of("fabric", "--ibnetdiscover", input.toString(), "-o", "html").out());
+
+        chromium.load(page);
+        JsonNode shown = new ObjectMapper().readTree(chromium.evaluate("""
+                JSON.stringify([...document.querySelectorAll('g.box.switch')].map(g => ({name: g.dataset.name,
+                  label: g.querySelector('text').textContent, overflows: g.querySelector('text').getBBox().width > g.querySelector('rect').getBBox().width})))""")
+                .asText());
+
+        List<String> labels = StreamSupport.stream(shown.spliterator(), false).map(s -> s.path("label").asText()).toList();
+        assertThat(labels).hasSize(6).doesNotHaveDuplicates().allSatisfy(label -> assertThat(label).startsWith("sw-").contains("…"));
+        shown.forEach(s -> {
+            String name = s.path("name").asText();
+            assertThat(name).startsWith("sw-b8cef60300a1b2");
+            assertThat(s.path("label").asText()).endsWith(name.substring(name.length() - 6));
+            assertThat(s.path("overflows").asBoolean()).as(s.toString()).isFalse();
+        });
+        assertThat(chromium.errors()).isEmpty();
+    }
+
     /** The index of the CA port line of an HCA: the line after its {@code Ca} line. */
     private static int lineOfHca(List<String> lines, String hca) {
         for (int i = 0; i < lines.size(); i++) {
