@@ -86,6 +86,38 @@ public final class NodeFaults {
         return Optional.empty();
     }
 
+    /**
+     * When {@link #whileRunning} will name this node for this pod if nothing changes: the end of the pod's toleration of
+     * the node's NotReady, or of a NoExecute taint it tolerates for a while; none when no such time is coming.
+     */
+    public static Optional<Instant> dueWhileRunning(Node node, Pod pod) {
+        Instant due = null;
+        for (Taint taint : taints(node)) {
+            Instant since = instant(taint.getTimeAdded());
+            if ("NoExecute".equals(taint.getEffect()) && !LIFECYCLE_TAINTS.contains(taint.getKey()) && since != null) {
+                for (Toleration toleration : tolerations(pod)) {
+                    if (matches(toleration, taint.getKey(), taint.getEffect()) && toleration.getTolerationSeconds() != null) {
+                        due = earlier(due, since.plusSeconds(Math.max(0, toleration.getTolerationSeconds())));
+                    }
+                }
+            }
+        }
+        for (NodeCondition condition : conditions(node)) {
+            Instant since = instant(condition.getLastTransitionTime());
+            if (condition.getType().equals("Ready") && !"True".equals(condition.getStatus()) && since != null) {
+                long tolerated = notReadyToleration(pod, "Unknown".equals(condition.getStatus()));
+                if (tolerated < Long.MAX_VALUE / 2) {
+                    due = earlier(due, since.plusSeconds(tolerated).plusMillis(1)); // whileRunning asks for after, not at
+                }
+            }
+        }
+        return Optional.ofNullable(due);
+    }
+
+    private static Instant earlier(Instant a, Instant b) {
+        return a == null || b.isBefore(a) ? b : a;
+    }
+
     /** Whether a node change can concern the jobs running on it: it shows a fault, or carries a NoExecute taint. */
     public static boolean concerning(Node node) {
         return of(node).isPresent() || taints(node).stream().anyMatch(taint -> "NoExecute".equals(taint.getEffect()));

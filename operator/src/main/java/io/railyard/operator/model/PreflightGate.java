@@ -34,8 +34,15 @@ public final class PreflightGate {
     /** Not asked for, still measuring, passed, or failed (with every pod's figures in). */
     public enum State { OFF, MEASURING, PASSED, FAILED }
 
-    /** @param nodesToMark nodes the verdict blames (suspect or failed) */
-    public record Result(State state, TrainingJobStatus.Preflight status, List<String> nodesToMark) {
+    /**
+     * @param nodesToMark nodes the verdict blames (suspect or failed)
+     * @param decidesAt while a pod's preflight has failed and others still measure, when the gate stops waiting for them
+     */
+    public record Result(State state, TrainingJobStatus.Preflight status, List<String> nodesToMark, Instant decidesAt) {
+        Result(State state, TrainingJobStatus.Preflight status, List<String> nodesToMark) {
+            this(state, status, nodesToMark, null);
+        }
+
         /** A pod's preflight failed and others still measure: the job waits for them instead of restarting. */
         public boolean holdsFailure() {
             return state == State.MEASURING && status != null;
@@ -100,7 +107,8 @@ public final class PreflightGate {
         }
         boolean failed = firstFailure != null;
         boolean everyoneDone = finished == nodes;
-        boolean waitedEnough = failed && now.isAfter(firstFailure.plusSeconds(timeout(job.getSpec().preflight)));
+        Instant decidesAt = failed ? firstFailure.plusSeconds(timeout(job.getSpec().preflight)) : null;
+        boolean waitedEnough = failed && now.isAfter(decidesAt);
         if (!failed && !everyoneDone) {
             return new Result(State.MEASURING, null, List.of());
         }
@@ -108,7 +116,7 @@ public final class PreflightGate {
         PreflightVerdict verdict = PreflightVerdict.judge(nodeNames, links, Map.of());
         TrainingJobStatus.Preflight status = status(verdict);
         if (failed && !everyoneDone && !waitedEnough) {
-            return new Result(State.MEASURING, status, List.of());
+            return new Result(State.MEASURING, status, List.of(), decidesAt.plusMillis(1));
         }
         List<String> blamed = verdict.nodes().stream().filter(n -> !n.ok()).map(PreflightVerdict.NodeVerdict::node).toList();
         return new Result(verdict.passed() ? State.PASSED : State.FAILED, status, blamed);

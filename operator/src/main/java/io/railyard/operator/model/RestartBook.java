@@ -96,6 +96,12 @@ public final class RestartBook {
         return kept.isEmpty() ? null : kept;
     }
 
+    /** When the first of these exclusions runs out of time; none when nothing is excluded. */
+    public static Optional<Instant> nextRelease(List<TrainingJobStatus.ExcludedNode> excluded, RunPolicy policy) {
+        return excluded == null ? Optional.empty() : excluded.stream().map(entry -> NodeFaults.instant(entry.since)).filter(since -> since != null)
+                .map(since -> since.plusSeconds(exclusionSeconds(policy))).min(Instant::compareTo);
+    }
+
     public static int backoffLimit(RunPolicy policy) {
         return policy == null || policy.backoffLimit == null ? DEFAULT_BACKOFF_LIMIT : policy.backoffLimit;
     }

@@ -62,15 +62,23 @@ final class Admission {
         return delay.compareTo(LONGEST) > 0 ? LONGEST : delay;
     }
 
-    /** How long the next try must still wait; none when nothing was refused, the wait is over, or the spec changed since. */
-    static Optional<Duration> waiting(TrainingJobStatus status, long generation, Instant now) {
+    /** When the next try is due after a refusal; none when nothing was refused. */
+    static Optional<Instant> nextTry(TrainingJobStatus status) {
         TrainingJobStatus.PodRejection rejection = status.podRejection;
         if (rejection == null || rejection.count == null || rejection.last == null) {
             return Optional.empty();
         }
+        return Optional.of(Instant.parse(rejection.last).plus(delay(rejection.count)));
+    }
+
+    /** How long the next try must still wait; none when nothing was refused, the wait is over, or the spec changed since. */
+    static Optional<Duration> waiting(TrainingJobStatus status, long generation, Instant now) {
+        Optional<Instant> next = nextTry(status);
+        if (next.isEmpty()) {
+            return Optional.empty();
+        }
         boolean changed = status.conditions != null && status.conditions.stream().filter(c -> c.getType().equals(CONDITION))
                 .map(Condition::getObservedGeneration).anyMatch(observed -> observed == null || observed != generation);
-        Instant next = Instant.parse(rejection.last).plus(delay(rejection.count));
-        return changed || !now.isBefore(next) ? Optional.empty() : Optional.of(Duration.between(now, next));
+        return changed || !now.isBefore(next.get()) ? Optional.empty() : Optional.of(Duration.between(now, next.get()));
     }
 }

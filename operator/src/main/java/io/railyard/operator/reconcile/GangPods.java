@@ -2,11 +2,14 @@ package io.railyard.operator.reconcile;
 
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.Service;
+import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaimTemplate;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.dsl.base.PatchContext;
 import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import io.fabric8.kubernetes.client.utils.Serialization;
+import io.fabric8.volcano.api.model.scheduling.v1beta1.PodGroup;
 import io.railyard.api.Names;
 import io.railyard.api.TrainingJob;
 import java.util.List;
@@ -99,6 +102,41 @@ final class GangPods {
 
     static void deletePods(KubernetesClient client, TrainingJob job) {
         client.pods().inNamespace(job.getMetadata().getNamespace()).withLabel(Names.JOB_LABEL, job.getMetadata().getName()).delete();
+    }
+
+    /**
+     * The job's Service, PodGroup and claim template, by the job's label rather than by what its spec would build (a
+     * job that failed validation builds nothing); a kind the cluster does not serve has nothing to delete.
+     */
+    static void deleteOwned(KubernetesClient client, TrainingJob job) {
+        for (Class<? extends HasMetadata> kind : List.<Class<? extends HasMetadata>>of(Service.class, PodGroup.class, ResourceClaimTemplate.class)) {
+            try {
+                client.resources(kind).inNamespace(job.getMetadata().getNamespace()).withLabel(Names.JOB_LABEL, job.getMetadata().getName()).delete();
+            } catch (KubernetesClientException e) {
+                if (e.getCode() != 404) {
+                    throw e;
+                }
+            }
+        }
+    }
+
+    /**
+     * Takes the operator's finalizer off a deleted job with one merge patch, so that the job goes. Done here rather than
+     * by the SDK, which reads the job back from the answer: an API server that has just removed the job may send none.
+     */
+    static void releaseFinalizer(KubernetesClient client, TrainingJob job, String finalizer) {
+        List<String> others = job.getMetadata().getFinalizers() == null ? List.of()
+                : job.getMetadata().getFinalizers().stream().filter(f -> !f.equals(finalizer)).toList();
+        Map<String, Object> metadata = new java.util.HashMap<>();
+        metadata.put("finalizers", others.isEmpty() ? null : others);
+        try {
+            client.resources(TrainingJob.class).inNamespace(job.getMetadata().getNamespace()).withName(job.getMetadata().getName())
+                    .patch(PatchContext.of(PatchType.JSON_MERGE), Serialization.asJson(Map.of("metadata", metadata)));
+        } catch (KubernetesClientException e) {
+            if (e.getCode() != 404) {
+                throw e;
+            }
+        }
     }
 
     /** The node the preflight gate blames keeps the mark after the job is gone: `kubectl get nodes -l railyard.io/preflight=failed`. */

@@ -45,7 +45,9 @@ final class JobInformers {
             }
         }
         // nodes are not the job's: read for their labels and health; one that turns faulty wakes the jobs on it
+        // cluster-scoped: watched whole whatever namespaces the operator watches (in one namespace's path it sees none)
         sources.add(new InformerEventSource<>(InformerEventSourceConfiguration.from(Node.class, TrainingJob.class)
+                .withWatchAllNamespaces().withFollowControllerNamespacesChanges(false)
                 .withLabelSelector(Names.RDMA_NODE_LABEL + "=true").withSecondaryToPrimaryMapper(node -> jobsOn(node, pods)).build(), context));
         return sources;
     }

@@ -40,6 +40,13 @@ final class PodExpectations {
                 .collect(Collectors.toSet());
     }
 
+    /** When the first pod created here and not yet shown by the cache counts as deleted; null when none waits. */
+    Instant nextUnseen(String job) {
+        Map<String, Created> run = runs.get(job);
+        return run == null ? null : run.values().stream().filter(created -> !created.seen()).map(created -> created.at().plus(WAIT).plusMillis(1))
+                .min(Instant::compareTo).orElse(null);
+    }
+
     /** Pods the API server refused: they were never created, so their absence is no deletion. */
     void refused(String job, Collection<String> pods) {
         Map<String, Created> run = runs.get(job);

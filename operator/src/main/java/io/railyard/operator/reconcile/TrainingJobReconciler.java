@@ -14,6 +14,7 @@ import io.javaoperatorsdk.operator.api.reconciler.EventSourceContext;
 import io.javaoperatorsdk.operator.api.reconciler.Reconciler;
 import io.javaoperatorsdk.operator.api.reconciler.ResourceOperations;
 import io.javaoperatorsdk.operator.api.reconciler.UpdateControl;
+import io.javaoperatorsdk.operator.processing.event.ResourceID;
 import io.javaoperatorsdk.operator.processing.event.source.EventSource;
 import io.railyard.api.Names;
 import io.railyard.api.RunPolicy;
@@ -55,7 +56,6 @@ import org.slf4j.LoggerFactory;
  */
 public final class TrainingJobReconciler implements Reconciler<TrainingJob>, Cleaner<TrainingJob> {
     private static final Logger LOG = LoggerFactory.getLogger(TrainingJobReconciler.class);
-    private static final Duration WAITING = Duration.ofSeconds(10);
 
     private final OperatorDefaults defaults;
     private final RankZeroLog rankZeroLog;
@@ -64,6 +64,7 @@ public final class TrainingJobReconciler implements Reconciler<TrainingJob>, Cle
     private final PodExpectations expectations = new PodExpectations();
     /** When each job's nccl-watch log was last read. */
     private final Map<String, Instant> watchedAt = new java.util.concurrent.ConcurrentHashMap<>();
+    private final DueTimes dueTimes;
 
     /**
      * @param rankZeroLog where rank 0's log is read, for the RdmaVerified condition (null: through the API server)
@@ -73,6 +74,7 @@ public final class TrainingJobReconciler implements Reconciler<TrainingJob>, Cle
         this.defaults = defaults;
         this.rankZeroLog = rankZeroLog;
         this.clock = clock;
+        this.dueTimes = new DueTimes(clock);
     }
 
     /** The operator's own metrics, for a registry. */
@@ -82,17 +84,29 @@ public final class TrainingJobReconciler implements Reconciler<TrainingJob>, Cle
 
     @Override
     public List<EventSource<?, TrainingJob>> prepareEventSources(EventSourceContext<TrainingJob> context) {
-        return JobInformers.prepare(context);
+        List<EventSource<?, TrainingJob>> sources = new ArrayList<>(JobInformers.prepare(context));
+        sources.add(dueTimes);
+        return sources;
     }
 
     @Override
     public UpdateControl<TrainingJob> reconcile(TrainingJob job, Context<TrainingJob> context) {
+        Instant now = clock.instant();
         UpdateControl<TrainingJob> control = decide(job, context);
         control.getResource().ifPresent(fresh -> changed(job, fresh.getStatus(), context.getClient()));
-        TrainingJob latest = control.getResource().orElse(job);
-        metrics.reconciled(key(job),
-                latest.getStatus() == null ? null : latest.getStatus().phase);
+        TrainingJobStatus latest = control.getResource().map(TrainingJob::getStatus).orElse(job.getStatus());
+        metrics.reconciled(key(job), latest == null ? null : latest.phase);
+        scheduleNext(planned(job, latest), context, now);
         return control;
+    }
+
+    /** Sets when this job is due again with nothing changed; what was due by the start of this reconcile was seen by it. */
+    private void scheduleNext(TrainingJob job, Context<TrainingJob> context, Instant reconciledAt) {
+        String run = String.valueOf(job.getStatus() == null || job.getStatus().restarts == null ? 0 : job.getStatus().restarts);
+        List<Pod> pods = context.getSecondaryResources(Pod.class).stream().filter(pod -> ofRun(pod, run)).toList();
+        JobDeadlines.Kept kept = new JobDeadlines.Kept(watchedAt.get(key(job)), expectations.nextUnseen(key(job)));
+        Optional<Instant> next = JobDeadlines.next(job, pods, name -> JobInformers.node(context, name), kept, reconciledAt);
+        dueTimes.set(ResourceID.fromResource(job), next.filter(at -> at.isAfter(reconciledAt)).orElse(null));
     }
 
     /** Events for the conditions that changed, and the restart metric by cause. */
@@ -186,7 +200,7 @@ public final class TrainingJobReconciler implements Reconciler<TrainingJob>, Cle
         if (!missing.isEmpty()) {
             Optional<Duration> waiting = Admission.waiting(status, generation(job), clock.instant());
             if (waiting.isPresent()) {
-                return patch(job, before, status).rescheduleAfter(waiting.get());
+                return patch(job, before, status);
             }
             expectations.created(key(job), PodExpectations.names(missing), clock.instant());
             Map<String, KubernetesClientException> refused = GangPods.createAll(client, missing);
@@ -195,7 +209,7 @@ public final class TrainingJobReconciler implements Reconciler<TrainingJob>, Cle
                 Map.Entry<String, KubernetesClientException> first = refused.entrySet().iterator().next();
                 String reason = Admission.reason(first.getValue());
                 writer.rejected(first.getKey(), reason, Admission.message(first.getValue()), Admission.remedy(reason));
-                return patch(job, before, status).rescheduleAfter(Admission.delay(status.podRejection.count));
+                return patch(job, before, status);
             }
         }
         if (status.podRejection != null) {
@@ -265,7 +279,7 @@ public final class TrainingJobReconciler implements Reconciler<TrainingJob>, Cle
         changed(job, status, context.getClient());
         expectations.forget(key(job));
         GangPods.deletePods(context.getClient(), job);
-        return UpdateControl.<TrainingJob>noUpdate().rescheduleAfter(WAITING);
+        return UpdateControl.noUpdate();
     }
 
     /** The job as its next pods are built: with the nodes excluded now. */
@@ -305,10 +319,11 @@ public final class TrainingJobReconciler implements Reconciler<TrainingJob>, Cle
         metrics.removed(key(job));
         expectations.forget(key(job));
         watchedAt.remove(key(job));
+        dueTimes.set(ResourceID.fromResource(job), null);
         GangPods.deletePods(client, job);
-        TrainingJobModel.desired(job, defaults).objects().stream().filter(object -> !(object instanceof Pod))
-                .forEach(object -> client.resource(object).delete());
-        return DeleteControl.defaultDelete();
+        GangPods.deleteOwned(client, job);
+        GangPods.releaseFinalizer(client, job, context.getControllerConfiguration().getFinalizerName());
+        return DeleteControl.noFinalizerRemoval();
     }
 
     private List<TrainingJobStatus.Rank> ranks(Context<TrainingJob> context, KubernetesClient client, TrainingJob job, List<Pod> pods,
@@ -373,16 +388,11 @@ public final class TrainingJobReconciler implements Reconciler<TrainingJob>, Cle
             GangPods.deletePods(client, job); // the failure was written before its pods were deleted: an operator stopped in between
         }
         Long ttl = job.getSpec().runPolicy == null ? null : job.getSpec().runPolicy.ttlSecondsAfterFinished;
-        if (ttl == null || status.completionTime == null) {
-            return UpdateControl.noUpdate();
-        }
-        Instant expiry = Instant.parse(status.completionTime).plusSeconds(ttl);
-        if (clock.instant().isAfter(expiry)) {
+        if (ttl != null && status.completionTime != null && clock.instant().isAfter(Instant.parse(status.completionTime).plusSeconds(ttl))) {
             LOG.info("TrainingJob({}/{}) finished {} s ago: deleting it", job.getMetadata().getNamespace(), job.getMetadata().getName(), ttl);
             client.resource(job).delete();
-            return UpdateControl.noUpdate();
         }
-        return UpdateControl.<TrainingJob>noUpdate().rescheduleAfter(Duration.between(clock.instant(), expiry).plusSeconds(1));
+        return UpdateControl.noUpdate();
     }
 
     private boolean deadlinePassed(TrainingJob job, TrainingJobStatus status) {
@@ -390,30 +400,19 @@ public final class TrainingJobReconciler implements Reconciler<TrainingJob>, Cle
         return deadline != null && status.startTime != null && clock.instant().isAfter(Instant.parse(status.startTime).plusSeconds(deadline));
     }
 
-    /**
-     * Patches a fresh object holding only name, namespace and status, and only when the status changed; comes back
-     * while the gang is waiting, and when a finished job's time to live runs out.
-     */
+    /** Patches a fresh object holding only name, namespace and status, and only when the status changed. */
     private static UpdateControl<TrainingJob> patch(TrainingJob job, TrainingJobStatus before, TrainingJobStatus after) {
         boolean changed = !Serialization.asJson(before).equals(Serialization.asJson(after));
         if (changed) {
             log(job, before, after);
         }
-        UpdateControl<TrainingJob> control;
-        if (changed) {
-            TrainingJob fresh = new TrainingJob();
-            fresh.setMetadata(new ObjectMetaBuilder().withName(job.getMetadata().getName()).withNamespace(job.getMetadata().getNamespace()).build());
-            fresh.setStatus(after);
-            control = UpdateControl.patchStatus(fresh);
-        } else {
-            control = UpdateControl.noUpdate();
+        if (!changed) {
+            return UpdateControl.noUpdate();
         }
-        boolean finished = "Succeeded".equals(after.phase) || "Failed".equals(after.phase);
-        Long ttl = job.getSpec() == null || job.getSpec().runPolicy == null ? null : job.getSpec().runPolicy.ttlSecondsAfterFinished;
-        if (!finished) {
-            return control.rescheduleAfter(WAITING);
-        }
-        return ttl == null ? control : control.rescheduleAfter(Duration.ofSeconds(ttl + 1));
+        TrainingJob fresh = new TrainingJob();
+        fresh.setMetadata(new ObjectMetaBuilder().withName(job.getMetadata().getName()).withNamespace(job.getMetadata().getNamespace()).build());
+        fresh.setStatus(after);
+        return UpdateControl.patchStatus(fresh);
     }
 
     private static void log(TrainingJob job, TrainingJobStatus before, TrainingJobStatus after) {

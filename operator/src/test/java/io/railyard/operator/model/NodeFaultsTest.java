@@ -86,4 +86,19 @@ class NodeFaultsTest {
         assertThat(NodeFaults.whileRunning(drained, tolerating("maintenance.example.com/drain", 600L), NOW)).isEmpty();
         assertThat(NodeFaults.whileRunning(drained, tolerating("maintenance.example.com/drain", 60L), NOW)).isPresent();
     }
+
+    @Test
+    void theTimeAToleranceRunsOutIsWhenWhileRunningWillNameTheNode() {
+        Node notReady = node("False", NOW.minusSeconds(120)).build();
+        Node drained = node("True", NOW).editSpec().addNewTaint().withKey("maintenance.example.com/drain").withEffect("NoExecute")
+                .withTimeAdded(NOW.minusSeconds(120).toString()).endTaint().endSpec().build();
+
+        Instant due = NodeFaults.dueWhileRunning(notReady, pod()).orElseThrow();
+        assertThat(due).isAfter(NOW.plusSeconds(179)).isBefore(NOW.plusSeconds(181));
+        assertThat(NodeFaults.whileRunning(notReady, pod(), due.minusMillis(2))).isEmpty();
+        assertThat(NodeFaults.whileRunning(notReady, pod(), due)).isPresent();
+        assertThat(NodeFaults.dueWhileRunning(notReady, tolerating("node.kubernetes.io/not-ready", null))).as("tolerated for ever").isEmpty();
+        assertThat(NodeFaults.dueWhileRunning(drained, tolerating("maintenance.example.com/drain", 600L))).hasValue(NOW.plusSeconds(480));
+        assertThat(NodeFaults.dueWhileRunning(node("True", NOW).build(), pod())).isEmpty();
+    }
 }

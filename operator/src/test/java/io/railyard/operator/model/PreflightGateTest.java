@@ -89,6 +89,7 @@ class PreflightGateTest {
         PreflightGate.Result waiting = PreflightGate.observe(job, pods, NOW.plusSeconds(5));
         assertThat(waiting.state()).isEqualTo(PreflightGate.State.MEASURING);
         assertThat(waiting.holdsFailure()).as("the failed pod does not restart the gang").isTrue();
+        assertThat(waiting.decidesAt()).as("when the gate stops waiting for the peers").isEqualTo(NOW.plusSeconds(120).plusMillis(1)); // timeoutSeconds after the first failure
 
         // node-0 sends to node-1: failed too, both of node-1's links are bad
         pods.set(0, finished(pods.get(0), 1, "{\"links\":[{\"hca\":\"mlx5_0\",\"verdict\":\"failed\",\"reason\":\"ib_write_bw: Couldn't connect to 10.0.0.2:18515\"}]}", NOW));

@@ -17,7 +17,8 @@ import java.time.Clock;
  */
 record OperatorUnderTest(Operator operator, TrainingJobReconciler reconciler) implements AutoCloseable {
 
-    static OperatorUnderTest start(KubernetesClient client, RankZeroLog logs, Clock clock) {
+    /** @param namespaces what it watches, as {@code --namespace} gives them (none: all) */
+    static OperatorUnderTest start(KubernetesClient client, RankZeroLog logs, Clock clock, String... namespaces) {
         var serialization = LenientReading.serialization();
         KubernetesClient operatorClient = new KubernetesClientBuilder().withConfig(client.getConfiguration())
                 .withKubernetesSerialization(serialization).build();
@@ -25,7 +26,11 @@ record OperatorUnderTest(Operator operator, TrainingJobReconciler reconciler) im
                 .withResourceCloner(LenientReading.cloner(serialization))
                 .withUseSSAToPatchPrimaryResource(false).withSSABasedCreateUpdateMatchForDependentResources(false));
         TrainingJobReconciler reconciler = new TrainingJobReconciler(new OperatorDefaults("railyard:test", "rdma/rdma"), logs, clock);
-        operator.register(reconciler);
+        operator.register(reconciler, c -> {
+            if (namespaces.length > 0) {
+                c.settingNamespaces(namespaces);
+            }
+        });
         operator.start();
         return new OperatorUnderTest(operator, reconciler);
     }
