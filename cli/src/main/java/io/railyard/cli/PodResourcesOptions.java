@@ -21,8 +21,8 @@ final class PodResourcesOptions {
     @Option(names = "--no-pod-resources", description = "Do not attribute ports to pods.")
     boolean disabled;
 
-    @Option(names = "--pod-resources-max-age-ms", defaultValue = "120000", description = "How long one listing from the kubelet serves"
-            + " scrapes when no pod of the node changed (default: ${DEFAULT-VALUE}; 0: every scrape asks).")
+    @Option(names = "--pod-resources-max-age-ms", defaultValue = "30000", description = "How long one listing from the kubelet serves"
+            + " scrapes when no pod of the node changed and its socket stayed (default and most: ${DEFAULT-VALUE}; 0: every scrape asks).")
     long maxAgeMillis;
 
     /** The collector and what it holds open; {@link #close()} releases them. */
@@ -45,8 +45,10 @@ final class PodResourcesOptions {
         if (disabled || chosen == null) {
             return null;
         }
-        if (maxAgeMillis < 0) {
-            throw new Railyard.UsageException("--pod-resources-max-age-ms " + maxAgeMillis + " is negative: use 0 or more");
+        long longest = PortAllocationCollector.LONGEST_MAX_AGE_SECONDS * 1000;
+        if (maxAgeMillis < 0 || maxAgeMillis > longest) {
+            throw new Railyard.UsageException("--pod-resources-max-age-ms " + maxAgeMillis + " is out of range: use 0 to " + longest
+                    + " (a kubelet that stops answering must be seen within it)");
         }
         PodResourcesClient kubelet = new PodResourcesClient(chosen);
         PodIdentities identities = client == null || nodeName == null || nodeName.isBlank() ? null : PodIdentities.watch(client, nodeName);

@@ -6,8 +6,10 @@ import io.railyard.agent.PluginServer;
 import io.railyard.agent.podresources.v1.ListPodResourcesRequest;
 import io.railyard.agent.podresources.v1.ListPodResourcesResponse;
 import io.railyard.agent.podresources.v1.PodResourcesListerGrpc;
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.BasicFileAttributes;
 import java.util.concurrent.TimeUnit;
 
 /** The kubelet's PodResources {@code List}, over its unix socket, on one channel kept between calls. */
@@ -33,6 +35,18 @@ public final class PodResourcesClient implements AutoCloseable {
 
     public Path socket() {
         return socket;
+    }
+
+    /**
+     * What tells this socket from the one a restarted kubelet makes at the same path (its file key: device and inode);
+     * null when there is no socket.
+     */
+    public Object socketIdentity() {
+        try {
+            return Files.readAttributes(socket, BasicFileAttributes.class).fileKey();
+        } catch (IOException e) {
+            return null;
+        }
     }
 
     public ListPodResourcesResponse list() throws UnavailableException {

@@ -11,6 +11,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.Objects;
 import java.util.function.BiFunction;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -18,13 +19,16 @@ import org.slf4j.LoggerFactory;
 /**
  * Which pod holds each RDMA port: {@code railyard_rdma_port_allocation_info}, one series per port a container
  * holds, so that any port series joins to its job with {@code * on(device, port) group_left(namespace, pod,
- * trainingjob, rank)}. The kubelet is asked on the first scrape after a pod of the node changed ({@link #markStale()})
- * and at least once per {@code maxAge}: a List costs more than the rest of a small node's scrape, and the listing
- * changes only when pods start and end. While the kubelet cannot be asked, the series are absent and
- * {@code railyard_rdma_podresources_up} is 0, said once in the log.
+ * trainingjob, rank)}. The kubelet is asked on the first scrape after a pod of the node changed ({@link #markStale()}),
+ * after its socket went or was made anew (a kubelet that stopped or restarted), and at least once per {@code maxAge}
+ * (at most {@value #LONGEST_MAX_AGE_SECONDS} s, so that a kubelet that starts refusing is seen within it): a List costs
+ * more than the rest of a small node's scrape, and the listing changes only when pods start and end. While the kubelet
+ * cannot be asked, the series are absent and {@code railyard_rdma_podresources_up} is 0, said once in the log.
  */
 public final class PortAllocationCollector implements MultiCollector {
     private static final Logger LOG = LoggerFactory.getLogger(PortAllocationCollector.class);
+    /** The longest a listing serves scrapes. */
+    public static final long LONGEST_MAX_AGE_SECONDS = 30;
 
     private final PodResourcesClient kubelet;
     private final PortHolders holders;
@@ -32,6 +36,7 @@ public final class PortAllocationCollector implements MultiCollector {
     private final Clock clock;
     private final Duration maxAge;
     private Instant listedAt;
+    private Object listedFrom;
     private List<HeldPort> held = List.of();
     private boolean up = true;
     private volatile boolean stale;
@@ -39,7 +44,7 @@ public final class PortAllocationCollector implements MultiCollector {
 
     /**
      * @param identities the TrainingJob and rank of a pod by namespace and name
-     * @param maxAge how long one listing serves scrapes
+     * @param maxAge how long one listing serves scrapes, at most {@value #LONGEST_MAX_AGE_SECONDS} s
      */
     public PortAllocationCollector(PodResourcesClient kubelet, PortHolders holders,
             BiFunction<String, String, PodIdentities.Identity> identities, Clock clock, Duration maxAge) {
@@ -47,16 +52,21 @@ public final class PortAllocationCollector implements MultiCollector {
         this.holders = holders;
         this.identities = identities;
         this.clock = clock;
+        if (maxAge.compareTo(Duration.ofSeconds(LONGEST_MAX_AGE_SECONDS)) > 0) {
+            throw new IllegalArgumentException("a listing serves scrapes for at most " + LONGEST_MAX_AGE_SECONDS + " s, not " + maxAge);
+        }
         this.maxAge = maxAge;
     }
 
     @Override
     public synchronized MetricSnapshots collect() {
         Instant now = clock.instant();
-        if (stale || listedAt == null || !now.isBefore(listedAt.plus(maxAge))) {
+        Object socket = kubelet.socketIdentity();
+        if (stale || listedAt == null || !now.isBefore(listedAt.plus(maxAge)) || !Objects.equals(socket, listedFrom)) {
             stale = false;
             refresh();
             listedAt = now;
+            listedFrom = socket;
             snapshots = snapshots();
         }
         return snapshots;

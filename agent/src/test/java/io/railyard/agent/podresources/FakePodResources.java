@@ -16,6 +16,7 @@ public final class FakePodResources extends PodResourcesListerGrpc.PodResourcesL
     private final PluginServer server;
     private final AtomicInteger calls = new AtomicInteger();
     private volatile ListPodResourcesResponse listing = ListPodResourcesResponse.getDefaultInstance();
+    private volatile io.grpc.Status refusal;
 
     private FakePodResources(Path socket) {
         this.server = PluginServer.start(socket, this);
@@ -38,6 +39,11 @@ public final class FakePodResources extends PodResourcesListerGrpc.PodResourcesL
         listing = ListPodResourcesResponse.newBuilder().addAllPodResources(java.util.List.of(pods)).build();
     }
 
+    /** From now on every List is answered with this error, as a kubelet that refuses. */
+    public void refuse(io.grpc.Status status) {
+        refusal = status;
+    }
+
     int calls() {
         return calls.get();
     }
@@ -45,6 +51,10 @@ public final class FakePodResources extends PodResourcesListerGrpc.PodResourcesL
     @Override
     public void list(ListPodResourcesRequest request, StreamObserver<ListPodResourcesResponse> response) {
         calls.incrementAndGet();
+        if (refusal != null) {
+            response.onError(refusal.asRuntimeException());
+            return;
+        }
         response.onNext(listing);
         response.onCompleted();
     }

@@ -131,11 +131,49 @@ class PortAllocationTest {
 
         kubelet = FakePodResources.serve(socket);
         kubelet.list(pod("ml", "a", container("c", "rdma/rdma", "mlx5_2:1")));
-        assertThat(Exposition.parse(Exposition.scrape(server.port()))).containsEntry("railyard_rdma_podresources_up[]", 0.0);
-        clock.advance(MAX_AGE);
-        samples = Exposition.parse(Exposition.scrape(server.port()));
+        samples = Exposition.parse(Exposition.scrape(server.port())); // its socket appeared: asked at once
         assertThat(samples).containsEntry("railyard_rdma_podresources_up[]", 1.0);
         assertThat(allocations(samples)).containsOnlyKeys("mlx5_2:1");
+    }
+
+    @Test
+    void aKubeletWhoseSocketGoesTakesTheSeriesWithItAtTheNextScrapeAndBringsThemBack() throws Exception {
+        kubelet = FakePodResources.serve(socket);
+        kubelet.list(pod("ml", "a", container("c", "rdma/rdma", "mlx5_2:1")));
+        scrapeWith(AgentConfig.defaults(), "");
+        assertThat(allocations(scrape())).containsOnlyKeys("mlx5_2:1");
+
+        kubelet.close(); // the kubelet stopped: its socket is gone
+        Map<String, Double> samples = scrape(); // no time passed: the listing does not outlive its socket
+        assertThat(samples).containsEntry("railyard_rdma_podresources_up[]", 0.0);
+        assertThat(allocations(samples)).isEmpty();
+
+        kubelet = FakePodResources.serve(socket); // restarted, with a socket of its own
+        kubelet.list(pod("ml", "b", container("c", "rdma/rdma", "mlx5_3:1")));
+        samples = scrape();
+        assertThat(samples).containsEntry("railyard_rdma_podresources_up[]", 1.0);
+        assertThat(allocations(samples)).containsOnlyKeys("mlx5_3:1");
+    }
+
+    @Test
+    void aKubeletThatStartsRefusingIsSeenWithinTheListingsMaxAge() throws Exception {
+        kubelet = FakePodResources.serve(socket);
+        kubelet.list(pod("ml", "a", container("c", "rdma/rdma", "mlx5_2:1")));
+        scrapeWith(AgentConfig.defaults(), "");
+        assertThat(allocations(scrape())).containsOnlyKeys("mlx5_2:1");
+
+        kubelet.refuse(io.grpc.Status.UNAVAILABLE.withDescription("pod resources server is shutting down"));
+        clock.advance(MAX_AGE);
+
+        Map<String, Double> samples = scrape();
+        assertThat(samples).containsEntry("railyard_rdma_podresources_up[]", 0.0);
+        assertThat(allocations(samples)).isEmpty();
+    }
+
+    @Test
+    void aListingServesScrapesForAtMostThirtySeconds() {
+        assertThat(org.assertj.core.api.Assertions.catchThrowable(() -> new PortAllocationCollector(null, null, null, clock, Duration.ofSeconds(31))))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("at most 30 s");
     }
 
     @Test
