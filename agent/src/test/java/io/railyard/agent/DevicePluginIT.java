@@ -357,6 +357,22 @@ class DevicePluginIT {
     }
 
     @Test
+    void aResourcesPartitionIsHonouredOnRocePortsToo() throws Exception {
+        DevicePluginGrpc.DevicePluginBlockingStub plugin = start(ExampleNodes.ROCE,
+                config("resources: [{name: rdma/rdma, pkey: '0x8001', environment: {trafficClass: false}}]\n"),
+                host -> {
+                    host.pkeys("mlx5_1", 1, 0xffff, 0x8001);
+                    host.pkeys("mlx5_2", 1, 0xffff, 0x8001);
+                    host.pkeys("mlx5_3", 1, 0xffff);
+                });
+
+        assertThat(plugin.allocate(request("mlx5_1:1", "mlx5_2:1")).getContainerResponses(0).getEnvsMap())
+                .containsEntry("NCCL_IB_PKEY", "1").containsKeys("NCCL_IB_GID_INDEX");
+        assertThatThrownBy(() -> plugin.allocate(request("mlx5_1:1", "mlx5_3:1"))).isInstanceOfSatisfying(StatusRuntimeException.class,
+                e -> assertThat(e.getStatus().getDescription()).startsWith("mlx5_3 port 1 has no P_Key 0x8001 (its table: 0xffff)"));
+    }
+
+    @Test
     void aResourcesTopologyFileIsMountedIntoItsContainersAsNcclTopoFile() throws Exception {
         Path file = Files.writeString(dir.resolve("ndv5-topo.xml"), "<system version=\"1\">\n  <cpu numaid=\"0\"/>\n</system>\n");
         DevicePluginGrpc.DevicePluginBlockingStub plugin = start(ExampleNodes.ROCE,

@@ -105,8 +105,27 @@ class ChecksTest {
         assertThat(shared.summary()).isEqualTo("8 InfiniBand ports in partitions 0x7fff, 0x0001");
         assertThat(shared.details()).contains("mlx5_0:1: 0xffff at 0 (full), 0x8001 at 1 (full)");
         assertThat(apart.status()).isEqualTo(CheckStatus.WARN);
-        assertThat(apart.summary()).isEqualTo("the InfiniBand ports share no partition: one job cannot use them together");
+        assertThat(apart.summary()).isEqualTo("the InfiniBand ports share no partition: one job cannot use them together"
+                + " (mlx5_7:1 in 0x0002, its peers in 0x7fff, 0x0001)");
         assertThat(apart.details()).contains("mlx5_7:1: 0x0002 at 0 (limited)");
+    }
+
+    @Test
+    void thePkeyCheckReadsRocePortsTablesAndNamesThePortOutOfItsPeersPartitions() {
+        HostTree tree = ExampleNodes.write(ExampleNodes.ROCE, dir);
+        for (int hca = 1; hca <= 4; hca++) {
+            tree.pkeys("mlx5_" + hca, 1, 0xffff, 0x8001);
+        }
+        CheckResult same = check(doctor(tree.root(), List.of(), none()), "pkey");
+        tree.pkeys("mlx5_3", 1, 0xffff);
+        CheckResult odd = check(doctor(tree.root(), List.of(), none()), "pkey");
+
+        assertThat(same.status()).isEqualTo(CheckStatus.OK);
+        assertThat(same.summary()).isEqualTo("4 RoCE ports in partitions 0x7fff, 0x0001");
+        assertThat(odd.status()).isEqualTo(CheckStatus.WARN);
+        assertThat(odd.summary()).isEqualTo("a port's partitions differ from its peers': mlx5_3:1 in 0x7fff, its peers in 0x7fff, 0x0001;"
+                + " a job's pkey outside 0x7fff cannot use them all");
+        assertThat(odd.remedy()).contains("RoCE: the NIC's P_Key configuration");
     }
 
     @Test
