@@ -100,7 +100,7 @@ public class TrainingJobStatus {
     /** A rank the sidecar named. */
     @JsonInclude(JsonInclude.Include.NON_NULL)
     public static class StalledRank {
-        @JsonPropertyDescription("The communicator rank (-1: a process, or ranks the report did not name).")
+        @JsonPropertyDescription("The communicator rank; absent for a process the report gives no rank, or ranks it did not name.")
         public Integer rank;
         @JsonPropertyDescription("The rank's bootstrap address.")
         public String host;

@@ -39,7 +39,8 @@ final class NcclWatchCommand implements Callable<Integer> {
             defaultValue = "300")
     long stallAfterSeconds;
 
-    @Option(names = "--timeout", paramLabel = "SECONDS", description = "RAS's own timeout for gathering a report (default: ${DEFAULT-VALUE}).",
+    @Option(names = "--timeout", paramLabel = "SECONDS", description = "How long a poll waits for the report once connected; RAS is asked to"
+            + " gather within half of it (default: ${DEFAULT-VALUE}).",
             defaultValue = "10")
     long timeoutSeconds;
 
@@ -102,11 +103,17 @@ final class NcclWatchCommand implements Callable<Integer> {
     }
 
     private static Map<String, Object> rank(HangDetector.Suspect suspect) {
-        Map<String, Object> rank = new LinkedHashMap<>();
-        rank.put("rank", suspect.rank());
+        Map<String, Object> rank = new LinkedHashMap<>(); // what the report does not give is left out, never -1
+        if (suspect.rank() >= 0) {
+            rank.put("rank", suspect.rank());
+        }
         rank.put("host", suspect.host());
-        rank.put("pid", suspect.pid());
-        rank.put("cudaDev", suspect.cudaDev());
+        if (suspect.pid() >= 0) {
+            rank.put("pid", suspect.pid());
+        }
+        if (suspect.cudaDev() >= 0) {
+            rank.put("cudaDev", suspect.cudaDev());
+        }
         rank.put("reason", suspect.reason());
         return rank;
     }

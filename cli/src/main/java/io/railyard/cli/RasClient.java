@@ -6,6 +6,7 @@ import java.io.InputStreamReader;
 import java.io.OutputStream;
 import java.net.InetSocketAddress;
 import java.net.Socket;
+import java.net.SocketTimeoutException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 
@@ -22,7 +23,7 @@ final class RasClient {
     private final Duration timeout;
     private Boolean json;
 
-    /** @param timeout RAS's own collective timeout for the query (its TIMEOUT command) */
+    /** @param timeout how long a query may take once connected; RAS is asked to gather within half of it (its TIMEOUT command) */
     RasClient(InetSocketAddress address, Duration timeout) {
         this.address = address;
         this.timeout = timeout;
@@ -32,17 +33,17 @@ final class RasClient {
     String status() throws IOException {
         try (Socket socket = new Socket()) {
             socket.connect(address, CONNECT_MILLIS);
-            socket.setSoTimeout((int) timeout.plusSeconds(6).toMillis()); // as ncclras waits: t + 5 + 1 s
+            long deadline = System.nanoTime() + timeout.toNanos(); // the whole exchange, however the server trickles it
             OutputStream out = socket.getOutputStream();
             BufferedReader in = new BufferedReader(new InputStreamReader(socket.getInputStream(), StandardCharsets.UTF_8));
             if (!Boolean.FALSE.equals(json)) {
-                json = command(out, in, "SET FORMAT json").startsWith("OK"); // before 2.28.7: ERROR: Unknown command
+                json = command(socket, deadline, out, in, "SET FORMAT json").startsWith("OK"); // before 2.28.7: ERROR: Unknown command
             }
-            command(out, in, "TIMEOUT " + Math.max(1, timeout.toSeconds()));
+            command(socket, deadline, out, in, "TIMEOUT " + Math.max(1, timeout.toSeconds() / 2));
             send(out, json ? "STATUS" : "VERBOSE STATUS");
             StringBuilder report = new StringBuilder();
             char[] buffer = new char[64 << 10];
-            for (int read; (read = in.read(buffer)) >= 0; ) {
+            for (int read; (read = in.read(buffer, 0, within(socket, deadline, buffer.length))) >= 0; ) {
                 report.append(buffer, 0, read);
                 if (report.length() > MAX_REPORT_CHARS) {
                     throw new IOException("RAS report larger than " + (MAX_REPORT_CHARS >> 20) + " MiB");
@@ -55,8 +56,19 @@ final class RasClient {
         }
     }
 
-    private static String command(OutputStream out, BufferedReader in, String command) throws IOException {
+    /** Sets the socket's read timeout to what is left before the deadline; past it, gives up. Returns {@code length}. */
+    private int within(Socket socket, long deadline, int length) throws IOException {
+        long left = deadline - System.nanoTime();
+        if (left <= 0) {
+            throw new SocketTimeoutException("no whole report within " + timeout.toSeconds() + " s");
+        }
+        socket.setSoTimeout((int) Math.max(1, left / 1_000_000));
+        return length;
+    }
+
+    private String command(Socket socket, long deadline, OutputStream out, BufferedReader in, String command) throws IOException {
         send(out, command);
+        within(socket, deadline, 0);
         String reply = in.readLine();
         if (reply == null) {
             throw new IOException("RAS closed the connection after " + command);

@@ -68,7 +68,7 @@ class NcclWatchIT {
             assertThat(stalled.path("ranks").get(0).path("reason").asText())
                     .isEqualTo("30 ranks (not named by the report): AllGather launched up to 640 while other ranks are at 641");
             assertThat(new ObjectMapper().readTree(watch.lines().get(2)).path("message").asText()).startsWith("RAS at " + ras.address() + " does not answer");
-            assertThat(ras.commands()).contains("SET FORMAT json", "TIMEOUT 10", "VERBOSE STATUS").doesNotContain("STATUS");
+            assertThat(ras.commands()).contains("SET FORMAT json", "TIMEOUT 5", "VERBOSE STATUS").doesNotContain("STATUS");
 
             watch.process().destroy(); // SIGTERM
             assertThat(watch.process().waitFor(10, TimeUnit.SECONDS)).isTrue();
@@ -87,7 +87,7 @@ class NcclWatchIT {
             assertThat(missing.path("ncclVersion").asText()).isEqualTo("2.28.9");
             assertThat(missing.path("ranks").get(0).toString()).isEqualTo("{\"rank\":1,\"host\":\"172.16.64.245\",\"pid\":1524345,\"cudaDev\":1,"
                     + "\"reason\":\"missing from communicator ae94423cfbb2ef4a\"}");
-            assertThat(ras.commands()).containsSubsequence("SET FORMAT json", "TIMEOUT 10", "STATUS");
+            assertThat(ras.commands()).containsSubsequence("SET FORMAT json", "TIMEOUT 5", "STATUS");
             watch.process().destroy();
             assertThat(watch.process().waitFor(10, TimeUnit.SECONDS)).isTrue();
         }

@@ -179,7 +179,11 @@ final class RasAnalyzer implements Analyzer {
     }
 
     private static String who(RasReport.Rank r) {
-        return (r.rank() >= 0 ? "rank " + r.rank() : "process " + r.pid()) + (r.host() == null ? "" : " on " + r.host())
-                + (r.cudaDev() >= 0 ? " (GPU " + r.cudaDev() + ")" : "");
+        String gpu = r.cudaDev() >= 0 ? "GPU " + r.cudaDev() : "";
+        if (r.rank() < 0) {
+            return "process " + r.pid() + (r.host() == null ? "" : " on " + r.host()) + (gpu.isEmpty() ? "" : " (" + gpu + ")");
+        }
+        String process = r.pid() >= 0 ? "process " + r.pid() + (gpu.isEmpty() ? "" : ", " + gpu) : gpu;
+        return "rank " + r.rank() + (r.host() == null ? "" : " on " + r.host()) + (process.isEmpty() ? "" : " (" + process + ")");
     }
 }

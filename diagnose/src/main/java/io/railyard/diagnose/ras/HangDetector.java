@@ -20,7 +20,7 @@ import java.util.stream.Collectors;
 public final class HangDetector {
     public enum State { HEALTHY, LAGGING, STALLED, MISSING, UNAVAILABLE }
 
-    /** A rank (or, with rank -1, a process or an unnamed group) the verdict is about. */
+    /** A rank (or, with rank -1, a process the report gives no rank, or an unnamed group) the verdict is about; pid and GPU -1 when unknown. */
     public record Suspect(int rank, String host, long pid, int cudaDev, String reason) {}
 
     public record Verdict(State state, String ncclVersion, int communicators, List<Suspect> ranks, String message) {}
@@ -45,14 +45,17 @@ public final class HangDetector {
     public Verdict observe(RasReport report, Instant now) {
         List<Suspect> missing = new ArrayList<>();
         report.dead().forEach(r -> missing.add(suspect(r, "considered dead (unreachable via the RAS network)")));
-        report.unresponsive().forEach(r -> missing.add(suspect(r, "did not answer RAS")));
+        report.unresponsive().stream().filter(r -> report.dead().stream().noneMatch(d -> d.pid() == r.pid()))
+                .forEach(r -> missing.add(suspect(r, "did not answer RAS")));
         List<Suspect> behind = new ArrayList<>();
         List<Suspect> lagging = new ArrayList<>();
         Set<Mark> behindNow = new HashSet<>();
         Map<String, Long> highestNow = new HashMap<>();
         StringBuilder counts = new StringBuilder();
+        List<Suspect> processes = List.copyOf(missing);
         for (RasReport.Communicator comm : report.communicators()) {
-            comm.missing().forEach(r -> missing.add(suspect(r, "missing from communicator " + comm.id())));
+            comm.missing().stream().filter(r -> processes.stream().noneMatch(p -> same(p, r)))
+                    .forEach(r -> missing.add(suspect(r, "missing from communicator " + comm.id())));
             comm.operations().forEach((op, groups) -> counts.append(comm.id()).append('/').append(op)
                     .append(groups.stream().map(g -> g.count() + "x" + g.size()).toList()));
         }
@@ -82,6 +85,9 @@ public final class HangDetector {
         Duration frozen = Duration.between(unchangedSince, now);
         String version = report.ncclVersion();
         int communicators = report.communicators().size();
+        if (!report.dead().isEmpty()) { // said as soon as the report says it, however long the counts were still
+            return new Verdict(State.MISSING, version, communicators, missing, describe(missing));
+        }
         if ((!behind.isEmpty() || !missing.isEmpty()) && frozen.compareTo(stallAfter) >= 0) {
             List<Suspect> all = new ArrayList<>(missing);
             all.addAll(behind);
@@ -101,9 +107,27 @@ public final class HangDetector {
         return new Suspect(rank.rank(), rank.host(), rank.pid(), rank.cudaDev(), reason);
     }
 
+    /** Whether a communicator's missing rank is a process already named: the same process, or the rank given to it. */
+    private static boolean same(Suspect process, RasReport.Rank rank) {
+        return rank.pid() >= 0 ? rank.pid() == process.pid() : rank.rank() >= 0 && rank.rank() == process.rank();
+    }
+
     private static String describe(List<Suspect> suspects) {
-        return suspects.stream().limit(8).map(s -> (s.rank() >= 0 ? "rank " + s.rank() : s.pid() >= 0 ? "process " + s.pid() : "")
-                + (s.host() == null ? "" : " on " + s.host()) + (s.rank() >= 0 || s.pid() >= 0 ? ": " : "") + s.reason())
+        return suspects.stream().limit(8).map(HangDetector::describe)
                 .collect(Collectors.joining("; ")) + (suspects.size() > 8 ? "; and " + (suspects.size() - 8) + " more" : "");
+    }
+
+    /** A rank by its number and host; without a number, its process, host and GPU; an unnamed group by its reason. */
+    private static String describe(Suspect s) {
+        String process = s.pid() < 0 ? "" : "process " + s.pid();
+        String gpu = s.cudaDev() < 0 ? "" : "GPU " + s.cudaDev();
+        if (s.rank() >= 0) {
+            String detail = String.join(", ", java.util.stream.Stream.of(process, gpu).filter(t -> !t.isEmpty()).toList());
+            return "rank " + s.rank() + (s.host() == null ? "" : " on " + s.host()) + (detail.isEmpty() ? "" : " (" + detail + ")") + ": " + s.reason();
+        }
+        if (s.pid() >= 0) {
+            return process + (s.host() == null ? "" : " on " + s.host()) + (gpu.isEmpty() ? "" : " (" + gpu + ")") + ": " + s.reason();
+        }
+        return s.reason();
     }
 }

@@ -63,7 +63,32 @@ public final class RasText {
                 block.accept(line);
             }
         }
-        return new RasReport(version, communicators, groups, unresponsive, dead);
+        return new RasReport(version, communicators, groups, ranked(unresponsive, dead, communicators), ranked(dead, unresponsive, communicators));
+    }
+
+    /**
+     * The processes with the rank the report gives them elsewhere: a communicator's missing rank of the same process
+     * (2.26+ names it), or, in 2.24 and 2.25 ({@code The missing rank: 21}, no process), the one rank missing when the
+     * report misses one process only.
+     */
+    private static List<RasReport.Rank> ranked(List<RasReport.Rank> processes, List<RasReport.Rank> others,
+            List<RasReport.Communicator> communicators) {
+        List<RasReport.Communicator> largestFirst = communicators.stream()
+                .sorted((a, b) -> b.missing().size() - a.missing().size()).toList();
+        List<Integer> unplaced = communicators.stream().flatMap(c -> c.missing().stream()).filter(r -> r.pid() < 0 && r.rank() >= 0)
+                .map(RasReport.Rank::rank).distinct().toList();
+        long pids = java.util.stream.Stream.concat(processes.stream(), others.stream()).mapToLong(RasReport.Rank::pid).distinct().count();
+        boolean onlyOne = pids == 1 && unplaced.size() == 1;
+        return processes.stream().map(process -> {
+            for (RasReport.Communicator comm : largestFirst) {
+                for (RasReport.Rank rank : comm.missing()) {
+                    if (rank.pid() == process.pid() && rank.rank() >= 0) {
+                        return new RasReport.Rank(rank.rank(), process.host(), process.pid(), process.cudaDev());
+                    }
+                }
+            }
+            return onlyOne ? new RasReport.Rank(unplaced.getFirst(), process.host(), process.pid(), process.cudaDev()) : process;
+        }).toList();
     }
 
     /** One {@code #group-index (hash) STATUS} block and its lines. */

@@ -30,7 +30,10 @@ class RasAnalysisTest {
         assertThat(healthy.ras().status()).isEqualTo("healthy");
         assertThat(healthy.findings()).isEmpty();
         assertThat(dead.findings()).extracting(Finding::id).contains("ras-dead-process");
-        assertThat(dead.findings().getFirst().summary()).isEqualTo("RAS considers 1 NCCL process(es) dead: process 3487984 on 172.16.64.213 (GPU 5)");
+        assertThat(dead.findings().getFirst().summary())
+                .isEqualTo("RAS considers 1 NCCL process(es) dead: rank 21 on 172.16.64.213 (process 3487984, GPU 5)");
+        assertThat(analyze("2.24", RasReportsTest.read("ras-text-dead-missing-rank-2.24-01.txt")).findings().getFirst().summary())
+                .isEqualTo("RAS considers 1 NCCL process(es) dead: rank 21 on 172.16.64.213 (process 3487984, GPU 5)");
         assertThat(json.ras().ncclVersion()).isEqualTo("2.28.9");
         assertThat(json.findings()).extracting(Finding::id).containsExactly("ras-missing-ranks");
         assertThat(straggler.findings()).singleElement().satisfies(f -> {

@@ -38,6 +38,7 @@ class RasReportsTest {
         assertThat(frozen.state()).isEqualTo(HangDetector.State.STALLED);
         assertThat(frozen.ranks()).singleElement().satisfies(s -> {
             assertThat(s.rank()).as("the 30 behind are not named; the listed two are ahead, not blamed").isEqualTo(-1);
+            assertThat(frozen.message()).doesNotContain("rank -1");
             assertThat(s.reason()).isEqualTo("30 ranks (not named by the report): AllGather launched up to 640 while other ranks are at 641");
         });
     }
@@ -46,12 +47,44 @@ class RasReportsTest {
     void aStoppedProcessIsMissingThenDead() throws IOException {
         RasReport report = RasText.parse(read("ras-text-dead-process-01.txt"));
 
-        assertThat(report.unresponsive()).containsExactly(new RasReport.Rank(-1, "172.16.64.213", 3487984, 5));
-        assertThat(report.dead()).containsExactly(new RasReport.Rank(-1, "172.16.64.213", 3487984, 5));
+        // the one missing process is the one missing rank: 2.24 and 2.25 print them apart
+        assertThat(report.unresponsive()).containsExactly(new RasReport.Rank(21, "172.16.64.213", 3487984, 5));
+        assertThat(report.dead()).containsExactly(new RasReport.Rank(21, "172.16.64.213", 3487984, 5));
         assertThat(report.communicators().getFirst().missing()).containsExactly(new RasReport.Rank(21, null, -1, -1));
         HangDetector.Verdict verdict = new HangDetector(Duration.ofSeconds(300)).observe(report, T0);
         assertThat(verdict.state()).isEqualTo(HangDetector.State.MISSING);
-        assertThat(verdict.message()).startsWith("process 3487984 on 172.16.64.213: considered dead");
+        assertThat(verdict.message()).isEqualTo("rank 21 on 172.16.64.213 (process 3487984, GPU 5): considered dead (unreachable via the RAS network)");
+    }
+
+    @Test
+    void aRankThatStopsAnsweringThenDiesIsMissingAsSoonAsTheReportSaysSoNotStalled() throws IOException {
+        HangDetector detector = new HangDetector(Duration.ofSeconds(300));
+        RasReport stopped = RasText.parse(read("ras-text-incomplete-missing-rank-2.25-01.txt"));
+        RasReport dead = RasText.parse(read("ras-text-dead-missing-rank-2.24-01.txt"));
+
+        HangDetector.Verdict first = detector.observe(stopped, T0);
+        HangDetector.Verdict stillStopped = detector.observe(stopped, T0.plusSeconds(301));
+        HangDetector.Verdict died = detector.observe(dead, T0.plusSeconds(361));
+
+        assertThat(first.state()).isEqualTo(HangDetector.State.MISSING);
+        assertThat(first.message()).isEqualTo("rank 21 on 172.16.64.213 (process 3487984, GPU 5): did not answer RAS");
+        assertThat(stillStopped.state()).isEqualTo(HangDetector.State.STALLED);
+        assertThat(died.state()).isEqualTo(HangDetector.State.MISSING);
+        assertThat(died.ranks()).singleElement().isEqualTo(new HangDetector.Suspect(21, "172.16.64.213", 3487984, 5,
+                "considered dead (unreachable via the RAS network)"));
+    }
+
+    @Test
+    void ncclTwoTwentyFoursOneCountLineNamesTheSixRanksBehind() throws IOException {
+        RasReport report = RasText.parse(read("ras-text-mismatch-2.24-01.txt"));
+        HangDetector detector = new HangDetector(Duration.ofSeconds(300));
+
+        assertThat(report.groups()).singleElement().satisfies(g -> assertThat(g.errors()).isEqualTo("MISMATCH"));
+        assertThat(detector.observe(report, T0).state()).isEqualTo(HangDetector.State.HEALTHY);
+        HangDetector.Verdict frozen = detector.observe(report, T0.plusSeconds(300));
+        assertThat(frozen.state()).isEqualTo(HangDetector.State.STALLED);
+        assertThat(frozen.ranks()).extracting(HangDetector.Suspect::rank).containsExactly(0, 2, 3, 4, 5, 7);
+        assertThat(frozen.message()).contains("rank 0 on 172.16.64.210 (process 483072, GPU 0): collective launched up to 6649 while other ranks are at 6650");
     }
 
     @Test
@@ -108,7 +141,7 @@ class RasReportsTest {
         HangDetector.Verdict stalled = detector.observe(RasSamples.allReduce(231, 231, 231, 181), T0.plusSeconds(211));
         assertThat(frozen.state()).isEqualTo(HangDetector.State.LAGGING);
         assertThat(stalled.state()).isEqualTo(HangDetector.State.STALLED);
-        assertThat(stalled.message()).startsWith("no collective count moved for 61 s: rank 3 on 10.0.0.1: AllReduce launched up to 181 while other ranks are at 231");
+        assertThat(stalled.message()).startsWith("no collective count moved for 61 s: rank 3 on 10.0.0.1 (process 1524347, GPU 3): AllReduce launched up to 181 while other ranks are at 231");
     }
 
     @Test

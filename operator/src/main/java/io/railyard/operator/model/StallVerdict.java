@@ -42,7 +42,7 @@ public record StallVerdict(String state, String message, List<TrainingJobStatus.
             List<TrainingJobStatus.StalledRank> ranks = new ArrayList<>();
             for (JsonNode rank : line.path("ranks")) {
                 TrainingJobStatus.StalledRank entry = new TrainingJobStatus.StalledRank();
-                entry.rank = rank.path("rank").asInt(-1);
+                entry.rank = rank.path("rank").isInt() && rank.path("rank").asInt() >= 0 ? rank.path("rank").asInt() : null;
                 entry.host = rank.path("host").isNull() ? null : rank.path("host").asText(null);
                 entry.reason = rank.path("reason").asText(null);
                 Pod pod = entry.host == null ? null : byAddress.get(entry.host);
@@ -66,7 +66,7 @@ public record StallVerdict(String state, String message, List<TrainingJobStatus.
     /** The message, with each named rank's pod and node. */
     public String describe() {
         List<String> named = ranks.stream().filter(r -> r.pod != null).limit(8)
-                .map(r -> (r.rank >= 0 ? "rank " + r.rank : r.host) + " in pod " + r.pod + " on node " + r.node).distinct().toList();
+                .map(r -> (r.rank != null ? "rank " + r.rank : r.host) + " in pod " + r.pod + " on node " + r.node).distinct().toList();
         return message + (named.isEmpty() ? "" : " (" + String.join(", ", named) + ")");
     }
 }
