@@ -14,6 +14,8 @@ import java.util.concurrent.TimeUnit;
 /** {@code /metrics} for a node: its RDMA ports read at scrape time, the doctor's checks refreshed every minute, and more. */
 final class NodeMetrics implements AutoCloseable {
     private static final long DOCTOR_PERIOD_SECONDS = 60;
+    /** Enough for the scrape path to be compiled by C2 with the agent's JVM flags. */
+    private static final int WARM_UP_SCRAPES = 200;
 
     private final MetricsServer server;
     private final ScheduledExecutorService doctor;
@@ -34,7 +36,9 @@ final class NodeMetrics implements AutoCloseable {
         ScheduledExecutorService doctor = Executors.newSingleThreadScheduledExecutor(
                 Thread.ofPlatform().name("railyard-doctor").daemon().factory());
         doctor.scheduleWithFixedDelay(doctorGauges::refresh, 0, DOCTOR_PERIOD_SECONDS, TimeUnit.SECONDS);
-        return new NodeMetrics(MetricsServer.start(address, registry), doctor);
+        MetricsServer server = MetricsServer.start(address, registry);
+        server.warmUp(WARM_UP_SCRAPES);
+        return new NodeMetrics(server, doctor);
     }
 
     int port() {
