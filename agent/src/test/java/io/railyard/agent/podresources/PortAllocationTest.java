@@ -131,17 +131,12 @@ class PortAllocationTest {
 
         kubelet = FakePodResources.serve(socket);
         kubelet.list(pod("ml", "a", container("c", "rdma/rdma", "mlx5_2:1")));
-        samples = Exposition.parse(Exposition.scrape(server.port())); // its socket appeared: asked at once
-        assertThat(samples).containsEntry("railyard_rdma_podresources_up[]", 1.0);
-        assertThat(allocations(samples)).containsOnlyKeys("mlx5_2:1");
+        assertUp(scrape(), "mlx5_2:1"); // its socket appeared: asked at once
     }
 
     @Test
     void aKubeletWhoseSocketGoesTakesTheSeriesWithItAtTheNextScrapeAndBringsThemBack() throws Exception {
-        kubelet = FakePodResources.serve(socket);
-        kubelet.list(pod("ml", "a", container("c", "rdma/rdma", "mlx5_2:1")));
-        scrapeWith(AgentConfig.defaults(), "");
-        assertThat(allocations(scrape())).containsOnlyKeys("mlx5_2:1");
+        attributedOnePort();
 
         kubelet.close(); // the kubelet stopped: its socket is gone
         Map<String, Double> samples = scrape(); // no time passed: the listing does not outlive its socket
@@ -150,17 +145,12 @@ class PortAllocationTest {
 
         kubelet = FakePodResources.serve(socket); // restarted, with a socket of its own
         kubelet.list(pod("ml", "b", container("c", "rdma/rdma", "mlx5_3:1")));
-        samples = scrape();
-        assertThat(samples).containsEntry("railyard_rdma_podresources_up[]", 1.0);
-        assertThat(allocations(samples)).containsOnlyKeys("mlx5_3:1");
+        assertUp(scrape(), "mlx5_3:1");
     }
 
     @Test
     void aKubeletThatStartsRefusingIsSeenWithinTheListingsMaxAge() throws Exception {
-        kubelet = FakePodResources.serve(socket);
-        kubelet.list(pod("ml", "a", container("c", "rdma/rdma", "mlx5_2:1")));
-        scrapeWith(AgentConfig.defaults(), "");
-        assertThat(allocations(scrape())).containsOnlyKeys("mlx5_2:1");
+        attributedOnePort();
 
         kubelet.refuse(io.grpc.Status.UNAVAILABLE.withDescription("pod resources server is shutting down"));
         clock.advance(MAX_AGE);
@@ -218,6 +208,19 @@ class PortAllocationTest {
         } while (request != null && !request.getPath().contains("watch=true"));
         assertThat(request).isNotNull();
         assertThat(request.getPath()).startsWith("/api/v1/pods?").contains("fieldSelector=spec.nodeName%3D" + NODE);
+    }
+
+    /** A kubelet listing pod ml/a holding mlx5_2:1, and a scrape that attributes it. */
+    private void attributedOnePort() throws Exception {
+        kubelet = FakePodResources.serve(socket);
+        kubelet.list(pod("ml", "a", container("c", "rdma/rdma", "mlx5_2:1")));
+        scrapeWith(AgentConfig.defaults(), "");
+        assertThat(allocations(scrape())).containsOnlyKeys("mlx5_2:1");
+    }
+
+    private static void assertUp(Map<String, Double> samples, String... ports) {
+        assertThat(samples).containsEntry("railyard_rdma_podresources_up[]", 1.0);
+        assertThat(allocations(samples)).containsOnlyKeys(ports);
     }
 
     private void scrapeWith(AgentConfig config, String draDriver) {

@@ -7,14 +7,10 @@ import ch.qos.logback.classic.Level;
 import ch.qos.logback.classic.Logger;
 import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.read.ListAppender;
-import io.fabric8.kubernetes.api.model.Node;
-import io.fabric8.kubernetes.api.model.NodeBuilder;
-import io.fabric8.kubernetes.api.model.NodeConditionBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.server.mock.EnableKubernetesMockClient;
-import io.railyard.api.Names;
 import io.railyard.api.TrainingJob;
 import io.railyard.api.TrainingJobStatus;
 import io.railyard.operator.PlayedScheduler;
@@ -25,7 +21,6 @@ import java.time.temporal.ChronoUnit;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.TreeMap;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -163,19 +158,12 @@ class DeadlinesTest {
         assertThat(logged).isEmpty();
     }
 
-    /** Three Ready RDMA nodes POOL-1 to POOL-3 labelled pool=POOL. */
     private static void pool(String pool, int index) {
-        for (int i = 1; i <= 3; i++) {
-            client.nodes().resource(new NodeBuilder().withNewMetadata().withName(pool + "-" + i).addToLabels(Names.RDMA_NODE_LABEL, "true")
-                    .addToLabels("pool", pool).endMetadata()
-                    .withNewStatus().addNewCondition().withType("Ready").withStatus("True").withReason("KubeletReady").endCondition()
-                    .addNewAddress().withType("InternalIP").withAddress("10.1." + index + "." + i).endAddress().endStatus().build()).create();
-        }
+        GangCluster.pool(client, pool, "10.1." + index);
     }
 
     private static void create(String name, String pool, String extra) {
-        OperatorUnderTest.create(client, name, "{image: pytorch, script: t.py, nodes: 2, gpusPerNode: 8, rdma: {devicesPerNode: 8},"
-                + " podTemplate: {nodeSelector: {pool: " + pool + "}}" + extra + "}");
+        GangCluster.create(client, name, pool, extra);
     }
 
     private static TrainingJob job(String name) {
@@ -183,23 +171,15 @@ class DeadlinesTest {
     }
 
     private static TrainingJobStatus status(String name) {
-        return job(name).getStatus();
+        return GangCluster.status(client, name);
     }
 
     private static List<Pod> pods(String job) {
-        return client.pods().inNamespace("ns").withLabel(Names.JOB_LABEL, job).list().getItems();
+        return GangCluster.pods(client, job);
     }
 
-    /** The gang's pods, once both run on a node, by name. */
     private static Map<String, String> running(String job, String attempt) {
-        await().atMost(Duration.ofSeconds(20)).untilAsserted(() -> assertThat(pods(job)).hasSize(2).allSatisfy(pod -> {
-            assertThat(pod.getMetadata().getLabels()).containsEntry(Names.ATTEMPT_LABEL, attempt);
-            assertThat(pod.getStatus() == null ? null : pod.getStatus().getPhase()).isEqualTo("Running");
-        }));
-        await().atMost(Duration.ofSeconds(20)).untilAsserted(() -> assertThat(status(job).phase).isEqualTo("Running"));
-        Map<String, String> placement = new TreeMap<>();
-        pods(job).forEach(pod -> placement.put(pod.getMetadata().getName(), pod.getSpec().getNodeName()));
-        return placement;
+        return GangCluster.running(client, job, attempt);
     }
 
     private static void ready(String node, String status) {
@@ -208,12 +188,6 @@ class DeadlinesTest {
 
     /** Sets a node condition as of the operator's now. */
     private static void condition(String node, String type, String status) {
-        client.nodes().withName(node).edit(n -> {
-            Node edited = new NodeBuilder(n).build();
-            edited.getStatus().getConditions().removeIf(c -> c.getType().equals(type));
-            edited.getStatus().getConditions().add(new NodeConditionBuilder().withType(type).withStatus(status).withReason("Test")
-                    .withMessage(type + " " + status).withLastTransitionTime(CLOCK.instant().toString()).build());
-            return edited;
-        });
+        GangCluster.condition(client, node, type, status, "Test", type + " " + status, CLOCK.instant());
     }
 }

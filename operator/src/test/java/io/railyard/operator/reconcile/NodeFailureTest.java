@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.fabric8.kubernetes.api.model.Condition;
-import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.NodeBuilder;
 import io.fabric8.kubernetes.api.model.NodeSelectorRequirement;
 import io.fabric8.kubernetes.api.model.Pod;
@@ -64,21 +63,15 @@ class NodeFailureTest {
 
     /** Three Ready RDMA nodes pool-1, pool-2, pool-3 labelled pool=POOL, with addresses 10.0.POOL_INDEX.1-3. */
     private static void pool(String pool, int index) {
-        for (int i = 1; i <= 3; i++) {
-            client.nodes().resource(new NodeBuilder().withNewMetadata().withName(pool + "-" + i).addToLabels(Names.RDMA_NODE_LABEL, "true")
-                    .addToLabels("pool", pool).endMetadata()
-                    .withNewStatus().addNewCondition().withType("Ready").withStatus("True").withReason("KubeletReady").endCondition()
-                    .addNewAddress().withType("InternalIP").withAddress("10.0." + index + "." + i).endAddress().endStatus().build()).create();
-        }
+        GangCluster.pool(client, pool, "10.0." + index);
     }
 
     private static TrainingJob create(String name, String pool, String extra) {
-        return OperatorUnderTest.create(client, name, "{image: pytorch, script: t.py, nodes: 2, gpusPerNode: 8, rdma: {devicesPerNode: 8},"
-                + " podTemplate: {nodeSelector: {pool: " + pool + "}}" + extra + "}");
+        return GangCluster.create(client, name, pool, extra);
     }
 
     private static TrainingJobStatus status(String job) {
-        return client.resources(TrainingJob.class).inNamespace("ns").withName(job).get().getStatus();
+        return GangCluster.status(client, job);
     }
 
     private static Condition condition(String job, String type) {
@@ -93,19 +86,12 @@ class NodeFailureTest {
     }
 
     private static List<Pod> pods(String job) {
-        return client.pods().inNamespace("ns").withLabel(Names.JOB_LABEL, job).list().getItems();
+        return GangCluster.pods(client, job);
     }
 
     /** The gang's pods, once all of them run on a node, by name. */
     private static Map<String, String> running(String job, String attempt) {
-        await().atMost(Duration.ofSeconds(20)).untilAsserted(() -> assertThat(pods(job)).hasSize(2).allSatisfy(pod -> {
-            assertThat(pod.getMetadata().getLabels()).containsEntry(Names.ATTEMPT_LABEL, attempt);
-            assertThat(pod.getStatus() == null ? null : pod.getStatus().getPhase()).isEqualTo("Running");
-        }));
-        await().atMost(Duration.ofSeconds(20)).untilAsserted(() -> assertThat(status(job).phase).isEqualTo("Running"));
-        Map<String, String> placement = new java.util.TreeMap<>();
-        pods(job).forEach(pod -> placement.put(pod.getMetadata().getName(), pod.getSpec().getNodeName()));
-        return placement;
+        return GangCluster.running(client, job, attempt);
     }
 
     private static void fail(String pod, int exitCode) {
@@ -123,14 +109,8 @@ class NodeFailureTest {
     }
 
     private static void nodeCondition(String node, String type, String status) {
-        client.nodes().withName(node).edit(n -> {
-            Node edited = new NodeBuilder(n).build();
-            edited.getStatus().getConditions().removeIf(c -> c.getType().equals(type));
-            edited.getStatus().getConditions().add(new io.fabric8.kubernetes.api.model.NodeConditionBuilder().withType(type).withStatus(status)
-                    .withReason(status.equals("True") ? "PortNotActive" : "PortsActive").withMessage("mlx5_3 port 1: DOWN/Polling")
-                    .withLastTransitionTime(CLOCK.instant().toString()).build());
-            return edited;
-        });
+        GangCluster.condition(client, node, type, status, status.equals("True") ? "PortNotActive" : "PortsActive", "mlx5_3 port 1: DOWN/Polling",
+                CLOCK.instant());
     }
 
     private static List<String> notIn(Pod pod) {
