@@ -66,8 +66,13 @@ final class FabricCommand implements Callable<Integer> {
     @Option(names = {"-o", "--output"}, defaultValue = "text", description = "Output format: ${COMPLETION-CANDIDATES}.")
     Output output;
 
-    @Option(names = "--labels", description = "Print (with --apply, write) the nodes' railyard.io/ib-leaf and railyard.io/ib-spine-group labels.")
+    @Option(names = "--labels", description = "Print (with --apply, write) the nodes' railyard.io/ib-leaf, railyard.io/ib-spine-group,"
+            + " railyard.io/fabric.shape and railyard.io/fabric.tiers labels.")
     boolean labels;
+
+    @Option(names = "--shape-file", paramLabel = "FILE", description = "A fabric's shape, tiers and nodes as its operator writes them"
+            + " (RoCE, which ibnetdiscover cannot see): with --labels, the nodes' shape labels.")
+    Path shapeFile;
 
     @Option(names = "--hyper-nodes", description = "Print (with --apply, create or update) Volcano HyperNodes: tier 1 per leaf or rail group, tier 2 per spine group.")
     boolean hyperNodes;
@@ -111,8 +116,11 @@ final class FabricCommand implements Callable<Integer> {
             throw new Railyard.UsageException("-o " + output + " draws the fabric; --labels, --hyper-nodes and --kueue-topology print objects:"
                     + " use -o yaml or -o json with them");
         }
-        FabricReport report = report();
         PrintWriter out = spec.commandLine().getOut();
+        if (shapeFile != null) {
+            return shapeLabels(out);
+        }
+        FabricReport report = report();
         if (!objectsAsked) {
             out.print(switch (output) {
                 case text -> report.text();
@@ -137,6 +145,23 @@ final class FabricCommand implements Callable<Integer> {
         }
         out.flush();
         return report.hasErrors() && !exitZero ? 1 : 0;
+    }
+
+    /** The labels of a shape file's nodes, printed or written: no cables, so no tools, no groups, no scheduler objects. */
+    private int shapeLabels(PrintWriter out) {
+        if (!labels || hyperNodes || kueueTopology || ibnetdiscover != null || output == Output.svg || output == Output.html) {
+            throw new Railyard.UsageException("--shape-file gives the nodes' shape labels only: use it with --labels (and -o yaml|json,"
+                    + " --apply), without --ibnetdiscover, --hyper-nodes or --kueue-topology");
+        }
+        Map<String, Map<String, String>> nodeLabels = FabricShapeFile.read(shapeFile).labels();
+        try (KubernetesClient client = apply ? kube.connect() : null) {
+            printObjects(nodeLabels, List.of(), null, out);
+            if (client != null) {
+                new FabricApply(client, out).labels(nodeLabels);
+            }
+        }
+        out.flush();
+        return 0;
     }
 
     private FabricReport report() {

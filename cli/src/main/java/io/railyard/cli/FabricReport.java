@@ -2,6 +2,7 @@ package io.railyard.cli;
 
 import io.railyard.fabric.Fabric;
 import io.railyard.fabric.FabricFinding;
+import io.railyard.fabric.FabricShape;
 import io.railyard.fabric.Topology;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -26,6 +27,8 @@ record FabricReport(Fabric fabric, Topology topology, List<FabricFinding> findin
         json.put("groups", topology.groups().stream().map(g -> map("name", g.name(), "leaves", g.leaves(), "hosts", g.hosts(),
                 "railOptimized", g.railOptimized(), "spineGroup", g.spineGroup())).toList());
         json.put("spineGroups", topology.spineGroups().stream().map(g -> map("name", g.name(), "spines", g.spines())).toList());
+        FabricShape shape = FabricShape.of(topology);
+        json.put("shape", map("name", shape.kind().label(), "tiers", shape.tiers(), "evidence", shape.evidence()));
         json.put("findings", findings.stream().map(f -> map("id", f.id(), "severity", f.severity().name(), "summary", f.summary(),
                 "evidence", f.evidence(), "remedy", f.remedy())).toList());
         return json;
@@ -39,6 +42,9 @@ record FabricReport(Fabric fabric, Topology topology, List<FabricFinding> findin
                 .append(byRole.entrySet().stream().map(e -> e.getValue().size() + " " + e.getKey()).collect(Collectors.joining(", ")))
                 .append("), ").append(fabric.cas().size()).append(" HCAs on ").append(topology.hosts().size()).append(" hosts, ")
                 .append(fabric.cables().size()).append(" links\n\n");
+        FabricShape shape = FabricShape.of(topology);
+        text.append("  shape ").append(shape.kind().label()).append(", ").append(shape.tiers()).append(shape.tiers() == 1 ? " tier: " : " tiers: ")
+                .append(shape.evidence()).append("\n\n");
         byRole.entrySet().stream().toList().reversed().forEach(e -> text.append(String.format("  %-6s", e.getKey()))
                 .append(some(e.getValue().stream().map(Topology.Switch::name).toList())).append('\n'));
         text.append('\n');

@@ -125,7 +125,8 @@ class FabricCommandTest {
         CommandRun first = fabric("fattree", "--labels", "--hyper-nodes", "--kueue-topology", "--apply", "--kubeconfig", kubeconfig.toString());
 
         assertThat(first.exitCode()).as(first.err()).isEqualTo(0);
-        assertThat(first.out()).contains("node/gpu-node-05 labelled railyard.io/ib-leaf=rails-leaf-03 railyard.io/ib-spine-group=spines-spine-01")
+        assertThat(first.out()).contains("node/gpu-node-05 labelled railyard.io/ib-leaf=rails-leaf-03 railyard.io/ib-spine-group=spines-spine-01"
+                        + " railyard.io/fabric.shape=rail-optimized railyard.io/fabric.tiers=2")
                 .contains("hypernode/rails-leaf-01 created").contains("hypernode/spines-spine-01 created").contains("topology/railyard-infiniband created");
         assertThat(client.nodes().withName("gpu-node-05").get().getMetadata().getLabels()).containsEntry("keep", "me")
                 .containsEntry("railyard.io/ib-leaf", "rails-leaf-03");
@@ -190,6 +191,33 @@ class FabricCommandTest {
             CommandRun run = CommandRun.of(args);
             assertThat(run.exitCode()).as(String.join(" ", args)).isEqualTo(2);
             assertThat(run.err().lines()).as(String.join(" ", args)).singleElement().asString().startsWith("fabric: ").doesNotContain("Exception");
+        }
+    }
+
+    @Test
+    void theReportSaysTheFabricsShapeAndAShapeFileLabelsARoceFabricsNodes() throws Exception {
+        CommandRun text = fabric("fattree");
+        JsonNode json = new ObjectMapper().readTree(fabric("fattree", "-o", "json").out());
+        Path example = Path.of(System.getProperty("railyard.repo", "..")).resolve("examples/fabric/roce-shape.yaml");
+        CommandRun labels = CommandRun.of("fabric", "--shape-file", example.toString(), "--labels", "-o", "json");
+
+        assertThat(text.out()).contains("  shape rail-optimized, 2 tiers: all 8 hosts with several HCAs have each HCA on a leaf of its own\n");
+        assertThat(json.path("shape").path("name").asText()).isEqualTo("rail-optimized");
+        assertThat(json.path("shape").path("tiers").asInt()).isEqualTo(2);
+        assertThat(labels.exitCode()).as(labels.err()).isZero();
+        JsonNode items = new ObjectMapper().readTree(labels.out()).path("items");
+        assertThat(items).hasSize(4);
+        assertThat(items.get(0).path("metadata").path("name").asText()).isEqualTo("gpu-node-01");
+        assertThat(items.get(0).path("metadata").path("labels").toString())
+                .isEqualTo("{\"railyard.io/fabric.shape\":\"rail-optimized\",\"railyard.io/fabric.tiers\":\"2\"}");
+        Path wrong = Files.writeString(dir.resolve("wrong.yaml"), "shape: torus\ntiers: 2\nnodes: [a]\n");
+        for (String[] args : List.of(new String[] {"fabric", "--shape-file", wrong.toString(), "--labels"},
+                new String[] {"fabric", "--shape-file", example.toString()},
+                new String[] {"fabric", "--shape-file", dir.resolve("none.yaml").toString(), "--labels"})) {
+            CommandRun run = CommandRun.of(args);
+            assertThat(run.exitCode()).as(String.join(" ", args)).isEqualTo(2);
+            assertThat(run.err().lines()).as(String.join(" ", args)).singleElement().asString().startsWith("fabric: --shape-file")
+                    .doesNotContain("Exception");
         }
     }
 

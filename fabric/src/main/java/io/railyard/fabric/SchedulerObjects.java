@@ -21,21 +21,30 @@ public final class SchedulerObjects {
 
     private SchedulerObjects() {}
 
-    /** Each Kubernetes node's fabric labels, by node name; hosts without a leaf get none. */
+    /** Each Kubernetes node's fabric labels, by node name: its leaf group and spine group (none without a leaf) and the fabric's shape. */
     public static Map<String, Map<String, String>> labels(Topology topology) {
+        FabricShape shape = FabricShape.of(topology);
         Map<String, Map<String, String>> labels = new LinkedHashMap<>();
         for (Topology.Host host : topology.hosts()) {
-            if (host.group() == null) {
-                continue;
-            }
             Map<String, String> nodeLabels = new LinkedHashMap<>();
-            nodeLabels.put(LEAF_LABEL, host.group());
-            String spineGroup = topology.group(host.group()).spineGroup();
-            if (spineGroup != null) {
-                nodeLabels.put(SPINE_GROUP_LABEL, spineGroup);
+            if (host.group() != null) {
+                nodeLabels.put(LEAF_LABEL, host.group());
+                String spineGroup = topology.group(host.group()).spineGroup();
+                if (spineGroup != null) {
+                    nodeLabels.put(SPINE_GROUP_LABEL, spineGroup);
+                }
             }
+            nodeLabels.putAll(shapeLabels(shape));
             labels.put(host.node(), nodeLabels);
         }
+        return labels;
+    }
+
+    /** The shape's labels: what the device plugin and the DRA driver tune NCCL by. */
+    public static Map<String, String> shapeLabels(FabricShape shape) {
+        Map<String, String> labels = new LinkedHashMap<>();
+        labels.put(FabricShape.SHAPE_LABEL, shape.kind().label());
+        labels.put(FabricShape.TIERS_LABEL, String.valueOf(shape.tiers()));
         return labels;
     }
 

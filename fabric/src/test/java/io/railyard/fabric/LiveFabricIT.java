@@ -52,7 +52,8 @@ class LiveFabricIT {
                             tuple("rails-leaf-a1", List.of("leaf-a1", "leaf-a2"), List.of("node-a1", "node-a2"), "spines-spine-a1"),
                             tuple("rails-leaf-b1", List.of("leaf-b1", "leaf-b2"), List.of("node-b1", "node-b2"), "spines-spine-b1"));
             assertThat(SchedulerObjects.labels(topology).get("node-b2")).containsExactly(Map.entry(SchedulerObjects.LEAF_LABEL, "rails-leaf-b1"),
-                    Map.entry(SchedulerObjects.SPINE_GROUP_LABEL, "spines-spine-b1"));
+                    Map.entry(SchedulerObjects.SPINE_GROUP_LABEL, "spines-spine-b1"), Map.entry(FabricShape.SHAPE_LABEL, "rail-optimized"),
+                    Map.entry(FabricShape.TIERS_LABEL, "3"));
             assertThat(SchedulerObjects.hyperNodes(topology)).extracting(h -> (Object) ((Map<?, ?>) h.get("spec")).get("tier")).containsExactly(1, 1, 2, 2);
             assertThat(FabricHealth.check(discovered, topology, IbLinkInfo.parse(fabric.run("node-a1 mlx5_0", "iblinkinfo")),
                     IbQueryErrors.parse(fabric.run("node-a1 mlx5_0", "ibqueryerrors")), null)).isEmpty();
@@ -60,6 +61,40 @@ class LiveFabricIT {
             Topology fromPorts = Topology.of(IbNetDiscover.parse(fabric.run("node-a1 mlx5_0", "ibnetdiscover", "-p")), Map.of());
             assertThat(fromPorts.groups()).isEqualTo(topology.groups());
         }
+    }
+
+    @Test
+    void anEightRailFabricIsRailOptimizedAndATreeWhoseHostsShareALeafIsAFatTree() throws Exception {
+        NetFile rails = new NetFile().switchNamed("spine-1").switchNamed("spine-2");
+        for (int rail = 0; rail < 8; rail++) {
+            rails.switchNamed("leaf-r" + rail).cable("leaf-r" + rail, 11, "spine-1", rail + 1).cable("leaf-r" + rail, 12, "spine-2", rail + 1);
+        }
+        for (int h = 1; h <= 3; h++) {
+            for (int rail = 0; rail < 8; rail++) {
+                rails.hca("node-" + h, "mlx5_" + rail).cable("node-" + h + "-mlx5_" + rail, 1, "leaf-r" + rail, h);
+            }
+        }
+        NetFile tree = new NetFile().switchNamed("spine-1").switchNamed("spine-2").switchNamed("leaf-1").switchNamed("leaf-2");
+        for (int l = 1; l <= 2; l++) {
+            tree.cable("leaf-" + l, 11, "spine-1", l).cable("leaf-" + l, 12, "spine-2", l);
+        }
+        for (int h = 1; h <= 4; h++) { // both HCAs of a host on its leaf
+            int leaf = h <= 2 ? 1 : 2;
+            tree.hca("node-" + h, "mlx5_0").hca("node-" + h, "mlx5_1")
+                    .cable("node-" + h + "-mlx5_0", 1, "leaf-" + leaf, 2 * h - 1).cable("node-" + h + "-mlx5_1", 1, "leaf-" + leaf, 2 * h);
+        }
+
+        FabricShape railShape;
+        try (LiveFabric fabric = LiveFabric.start(java.nio.file.Files.createDirectories(dir.resolve("rails")), rails, List.of())) {
+            railShape = FabricShape.of(Topology.of(IbNetDiscover.parse(fabric.run("node-1 mlx5_0", "ibnetdiscover")), Map.of()));
+        }
+        FabricShape treeShape;
+        try (LiveFabric fabric = LiveFabric.start(java.nio.file.Files.createDirectories(dir.resolve("tree")), tree, List.of())) {
+            treeShape = FabricShape.of(Topology.of(IbNetDiscover.parse(fabric.run("node-1 mlx5_0", "ibnetdiscover")), Map.of()));
+        }
+
+        assertThat(railShape).isEqualTo(new FabricShape(FabricShape.Kind.RAIL_OPTIMIZED, 2, "all 3 hosts with several HCAs have each HCA on a leaf of its own"));
+        assertThat(treeShape).isEqualTo(new FabricShape(FabricShape.Kind.FAT_TREE, 2, "all 4 hosts with several HCAs have their HCAs on one leaf"));
     }
 
     @Test

@@ -13,8 +13,25 @@ class SchedulerObjectsTest {
 
         assertThat(labels).hasSize(8);
         assertThat(labels.get("gpu-node-02")).containsExactly(Map.entry("railyard.io/ib-leaf", "rails-leaf-01"),
-                Map.entry("railyard.io/ib-spine-group", "spines-spine-01"));
+                Map.entry("railyard.io/ib-spine-group", "spines-spine-01"), Map.entry("railyard.io/fabric.shape", "rail-optimized"),
+                Map.entry("railyard.io/fabric.tiers", "2"));
         assertThat(labels.get("gpu-node-07")).containsEntry("railyard.io/ib-leaf", "rails-leaf-03");
+    }
+
+    @Test
+    void theShapeOfEachFixtureAndItsLabelsOnEveryHost() {
+        Topology single = Fixtures.topology("single-switch");
+
+        assertThat(FabricShape.of(Fixtures.topology("fattree"))).isEqualTo(new FabricShape(FabricShape.Kind.RAIL_OPTIMIZED, 2,
+                "all 8 hosts with several HCAs have each HCA on a leaf of its own"));
+        assertThat(FabricShape.of(single).kind()).isEqualTo(FabricShape.Kind.SINGLE_SWITCH);
+        assertThat(FabricShape.of(single).tiers()).isEqualTo(1);
+        assertThat(SchedulerObjects.labels(single)).hasSize(4).allSatisfy((node, labels) -> assertThat(labels)
+                .containsEntry("railyard.io/fabric.shape", "single-switch").containsEntry("railyard.io/fabric.tiers", "1"));
+        // gpu-node-07 lost its mlx5_1: one HCA left, nothing to tell it by; the others keep the fabric rail-optimized
+        assertThat(FabricShape.of(Fixtures.topology("fattree-faults")).kind()).isEqualTo(FabricShape.Kind.RAIL_OPTIMIZED);
+        assertThat(org.assertj.core.api.Assertions.catchThrowable(() -> FabricShape.Kind.of("torus")))
+                .hasMessage("'torus' is not a fabric shape: use rail-optimized, fat-tree, single-switch or mixed");
     }
 
     @Test
