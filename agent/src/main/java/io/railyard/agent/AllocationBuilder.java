@@ -24,18 +24,18 @@ final class AllocationBuilder {
     private final Sysfs sysfs;
     private final List<Gpu> gpus;
     private final ResourceConfig resource;
-    private final java.util.Optional<java.nio.file.Path> topology;
+    private final ContainerExtras extras;
     private final Map<List<String>, Map<String, String>> environments = new java.util.concurrent.ConcurrentHashMap<>();
 
     /**
      * @param gpus the node's GPUs, for each GPU's nearest allocated NIC
-     * @param topology the host path of the NCCL topology file its containers get mounted, if the resource names one here
+     * @param extras the resource's NCCL topology file and tuning on this node
      */
-    AllocationBuilder(Sysfs sysfs, List<Gpu> gpus, ResourceConfig resource, java.util.Optional<java.nio.file.Path> topology) {
+    AllocationBuilder(Sysfs sysfs, List<Gpu> gpus, ResourceConfig resource, ContainerExtras extras) {
         this.sysfs = sysfs;
         this.gpus = List.copyOf(gpus);
         this.resource = resource;
-        this.topology = topology;
+        this.extras = extras;
     }
 
     /**
@@ -65,7 +65,7 @@ final class AllocationBuilder {
         ContainerAllocateResponse.Builder response = ContainerAllocateResponse.newBuilder();
         PortAllocation.deviceNodes(sysfs, sorted, hcas, resource).forEach(path -> response.addDevices(readWrite(path)));
         response.putAllEnvs(environment(sorted, hcas));
-        PortAllocation.mounts(topology).forEach(mount -> response.addMounts(io.railyard.agent.v1beta1.Mount.newBuilder()
+        PortAllocation.mounts(extras).forEach(mount -> response.addMounts(io.railyard.agent.v1beta1.Mount.newBuilder()
                 .setHostPath(mount.hostPath()).setContainerPath(mount.containerPath()).setReadOnly(true)));
         return response.build();
     }
@@ -78,7 +78,7 @@ final class AllocationBuilder {
         }
         Map<String, String> env;
         try {
-            env = Map.copyOf(PortAllocation.environment(ports, hcas, gpus, resource, topology));
+            env = Map.copyOf(PortAllocation.environment(ports, hcas, gpus, resource, extras));
         } catch (PortAllocation.Refused e) {
             throw Status.FAILED_PRECONDITION.withDescription(e.getMessage()).asRuntimeException();
         }

@@ -64,7 +64,8 @@ public final class DevicePluginAgent implements AutoCloseable {
     }
 
     /**
-     * @param nodeLabels the node's labels, for resources whose topology file goes by one (empty without API access)
+     * @param nodeLabels the node's labels, for NCCL's tuning by the fabric and for resources whose topology file goes by one
+     *     (empty without API access)
      */
     public static DevicePluginAgent create(NodeInventory node, Path root, Path pluginDir, AgentConfig config, Duration pollInterval,
             Map<String, String> nodeLabels) {
@@ -78,7 +79,8 @@ public final class DevicePluginAgent implements AutoCloseable {
         for (ResourceConfig resource : config.resources()) {
             List<PluginDevice> devices = PluginDevice.forResource(node, resource, taken);
             LOG.info("{}: {} devices {}", resource.name(), devices.size(), devices.stream().map(PluginDevice::id).toList());
-            plugins.add(new RdmaDevicePlugin(resource, sysfs, devices, node.gpus(), TopologyFiles.place(pluginDir, resource, nodeLabels)));
+            plugins.add(new RdmaDevicePlugin(resource, sysfs, devices, node.gpus(),
+                    ContainerExtras.of(TopologyFiles.place(pluginDir, resource, nodeLabels), nodeLabels, node)));
         }
         return new DevicePluginAgent(pluginDir, root, plugins, pollInterval);
     }

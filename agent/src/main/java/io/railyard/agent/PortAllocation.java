@@ -48,17 +48,17 @@ public record PortAllocation(List<String> deviceNodes, Map<String, String> env, 
      * nodes list the same rails in the same places.
      *
      * @param gpus the node's GPUs, for RAILYARD_GPU_NICS
-     * @param topology the host path of the resource's NCCL topology file, if it has one on this node
+     * @param extras the resource's NCCL topology file and tuning on this node
      * @throws Refused when the resource's settings cannot be met on these ports
      */
     public static PortAllocation of(Sysfs sysfs, List<Port> requested, Collection<Hca> hcas, List<Gpu> gpus, ResourceConfig resource,
-            java.util.Optional<java.nio.file.Path> topology) {
+            ContainerExtras extras) {
         List<Port> ports = requested.stream().sorted(Port.BY_DEVICE).toList();
-        return new PortAllocation(deviceNodes(sysfs, ports, hcas, resource), environment(ports, hcas, gpus, resource, topology), mounts(topology));
+        return new PortAllocation(deviceNodes(sysfs, ports, hcas, resource), environment(ports, hcas, gpus, resource, extras), mounts(extras));
     }
 
-    static List<Mount> mounts(java.util.Optional<java.nio.file.Path> topology) {
-        return topology.map(file -> List.of(new Mount(file.toString(), TOPOLOGY_IN_CONTAINER))).orElse(List.of());
+    static List<Mount> mounts(ContainerExtras extras) {
+        return extras.topology().map(file -> List.of(new Mount(file.toString(), TOPOLOGY_IN_CONTAINER))).orElse(List.of());
     }
 
     /** The HCAs' uverbs nodes and rdma_cm that exist on the host; the ports' umad only for a resource that asks for it. */
@@ -85,10 +85,11 @@ public record PortAllocation(List<String> deviceNodes, Map<String, String> env, 
      * @throws Refused when the resource's settings cannot be met on these ports
      */
     static Map<String, String> environment(List<Port> ports, Collection<Hca> hcas, List<Gpu> gpus, ResourceConfig resource,
-            java.util.Optional<java.nio.file.Path> topology) {
+            ContainerExtras extras) {
         Map<String, String> env = new LinkedHashMap<>(NcclEnvironment.forPorts(ports));
         env.putAll(LibraryEnvironment.of(ports, hcas, gpus, resource));
-        topology.ifPresent(file -> env.put("NCCL_TOPO_FILE", TOPOLOGY_IN_CONTAINER));
+        env.putAll(extras.tuning(ports, resource).environment());
+        extras.topology().ifPresent(file -> env.put("NCCL_TOPO_FILE", TOPOLOGY_IN_CONTAINER));
         env.put(DEVICES_ENV, describe(ports, hcas));
         return env;
     }

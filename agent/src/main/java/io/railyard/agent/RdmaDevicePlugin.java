@@ -47,11 +47,11 @@ final class RdmaDevicePlugin extends DevicePluginGrpc.DevicePluginImplBase {
     private final LongAdder refusedAllocations = new LongAdder();
     private ListAndWatchResponse current;
 
-    /** @param topology the host path of the NCCL topology file its containers get mounted, if the resource names one here */
-    RdmaDevicePlugin(ResourceConfig resource, Sysfs sysfs, List<PluginDevice> devices, List<Gpu> gpus, java.util.Optional<java.nio.file.Path> topology) {
+    /** @param extras the resource's NCCL topology file and tuning on this node */
+    RdmaDevicePlugin(ResourceConfig resource, Sysfs sysfs, List<PluginDevice> devices, List<Gpu> gpus, ContainerExtras extras) {
         this.resource = resource;
         this.sysfs = sysfs;
-        this.builder = new AllocationBuilder(sysfs, gpus, resource, topology);
+        this.builder = new AllocationBuilder(sysfs, gpus, resource, extras);
         Map<String, PluginDevice> initial = new LinkedHashMap<>();
         devices.forEach(device -> initial.put(device.id(), device));
         byId = Collections.unmodifiableMap(initial);

@@ -13,9 +13,11 @@ import java.util.regex.Pattern;
  * @param pkey a partition key every allocated port must have ({@code 0x8001}); null: the default partition
  * @param serviceLevel the InfiniBand service level for NCCL_IB_SL; null: none set
  * @param topology the NCCL topology file its containers get as NCCL_TOPO_FILE; null: none
+ * @param adaptiveRouting whether the fabric's subnet manager (or the switches, on RoCE) enables adaptive routing for
+ *     these ports, which Railyard cannot see; null: not said, NCCL's default stands
  */
 public record ResourceConfig(String name, Mode mode, int slotsPerPort, PortSelector selector, boolean managementDatagrams, Integer pkey,
-        Integer serviceLevel, Environment environment, Topology topology) {
+        Integer serviceLevel, Environment environment, Topology topology, Boolean adaptiveRouting) {
     private static final Pattern NAME = Pattern.compile("[a-z0-9]([-a-z0-9.]*[a-z0-9])?/[A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?");
 
     public enum Mode {
@@ -25,15 +27,16 @@ public record ResourceConfig(String name, Mode mode, int slotsPerPort, PortSelec
 
     /**
      * The variables set beside NCCL's, each on unless turned off: the host's RoCE traffic class for NCCL (and UCX,
-     * NVSHMEM), UCX's and NVSHMEM's device lists, and RAILYARD_GPU_NICS.
+     * NVSHMEM), UCX's and NVSHMEM's device lists, RAILYARD_GPU_NICS, and NCCL's tuning by the fabric ({@link NcclTuning}).
      */
-    public record Environment(boolean trafficClass, boolean ucx, boolean nvshmem, boolean gpuNics) {
-        public static final Environment ALL = new Environment(true, true, true, true);
+    public record Environment(boolean trafficClass, boolean ucx, boolean nvshmem, boolean gpuNics, boolean tuning) {
+        public static final Environment ALL = new Environment(true, true, true, true, true);
 
         @JsonCreator
         public Environment(@JsonProperty("trafficClass") Boolean trafficClass, @JsonProperty("ucx") Boolean ucx,
-                @JsonProperty("nvshmem") Boolean nvshmem, @JsonProperty("gpuNics") Boolean gpuNics) {
-            this(!Boolean.FALSE.equals(trafficClass), !Boolean.FALSE.equals(ucx), !Boolean.FALSE.equals(nvshmem), !Boolean.FALSE.equals(gpuNics));
+                @JsonProperty("nvshmem") Boolean nvshmem, @JsonProperty("gpuNics") Boolean gpuNics, @JsonProperty("tuning") Boolean tuning) {
+            this(!Boolean.FALSE.equals(trafficClass), !Boolean.FALSE.equals(ucx), !Boolean.FALSE.equals(nvshmem), !Boolean.FALSE.equals(gpuNics),
+                    !Boolean.FALSE.equals(tuning));
         }
     }
 
@@ -70,7 +73,8 @@ public record ResourceConfig(String name, Mode mode, int slotsPerPort, PortSelec
             @JsonProperty("pkey") String pkey,
             @JsonProperty("serviceLevel") Integer serviceLevel,
             @JsonProperty("environment") Environment environment,
-            @JsonProperty("topology") Topology topology) {
+            @JsonProperty("topology") Topology topology,
+            @JsonProperty("adaptiveRouting") Boolean adaptiveRouting) {
         this(name == null ? AgentConfig.DEFAULT_RESOURCE : name,
                 mode == null ? Mode.EXCLUSIVE : mode,
                 slotsPerPort == null ? 1 : slotsPerPort,
@@ -79,12 +83,13 @@ public record ResourceConfig(String name, Mode mode, int slotsPerPort, PortSelec
                 pkey == null ? null : io.railyard.node.PKey.parse(pkey),
                 serviceLevel,
                 environment == null ? Environment.ALL : environment,
-                topology);
+                topology,
+                adaptiveRouting);
     }
 
     /** A resource with Railyard's defaults beside the given name, mode, slots, selector and umad choice. */
     public ResourceConfig(String name, Mode mode, int slotsPerPort, PortSelector selector, boolean managementDatagrams) {
-        this(name, mode, slotsPerPort, selector, managementDatagrams, null, null, Environment.ALL, null);
+        this(name, mode, slotsPerPort, selector, managementDatagrams, null, null, Environment.ALL, null, null);
     }
 
     public ResourceConfig {
@@ -103,7 +108,7 @@ public record ResourceConfig(String name, Mode mode, int slotsPerPort, PortSelec
     }
 
     static ResourceConfig defaults() {
-        return new ResourceConfig(null, null, null, null, null, null, null, null, null);
+        return new ResourceConfig(null, null, null, null, null, null, null, null, null, null);
     }
 
     /** The socket file name in the device plugin directory: {@code railyard-rdma-rdma.sock}. */

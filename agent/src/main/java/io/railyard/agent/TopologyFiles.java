@@ -19,19 +19,21 @@ public final class TopologyFiles {
 
     private TopologyFiles() {}
 
-    /**
-     * The node's labels, read only when a resource's topology file goes by one; none when the node cannot be read
-     * (said in one line).
-     */
+    /** Whether the node's labels matter: a resource tunes NCCL by the fabric's labels, or takes its topology file by a label. */
+    public static boolean labelsNeeded(AgentConfig config) {
+        return config.resources().stream().anyMatch(r -> r.environment().tuning() || r.topology() != null && r.topology().nodeLabel() != null);
+    }
+
+    /** The node's labels, read once at start where they matter; none when the node cannot be read (said in one line). */
     public static Map<String, String> nodeLabels(io.fabric8.kubernetes.client.KubernetesClient client, String nodeName, AgentConfig config) {
-        if (config.resources().stream().noneMatch(r -> r.topology() != null && r.topology().nodeLabel() != null)) {
+        if (!labelsNeeded(config)) {
             return Map.of();
         }
         try {
             io.fabric8.kubernetes.api.model.Node self = client.nodes().withName(nodeName).get();
             return self == null || self.getMetadata().getLabels() == null ? Map.of() : self.getMetadata().getLabels();
         } catch (io.fabric8.kubernetes.client.KubernetesClientException e) {
-            LOG.warn("cannot read node {}'s labels ({}): no topology file by node label", nodeName,
+            LOG.warn("cannot read node {}'s labels ({}): no topology file by node label, no NCCL tuning by the fabric", nodeName,
                     String.valueOf(e.getMessage()).lines().findFirst().orElse(""));
             return Map.of();
         }

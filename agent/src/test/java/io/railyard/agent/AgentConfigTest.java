@@ -124,7 +124,7 @@ class AgentConfigTest {
 
         assertThat(resource.pkey()).isEqualTo(0x8001);
         assertThat(resource.serviceLevel()).isEqualTo(3);
-        assertThat(resource.environment()).isEqualTo(new ResourceConfig.Environment(true, false, true, true));
+        assertThat(resource.environment()).isEqualTo(new ResourceConfig.Environment(true, false, true, true, true));
         assertThat(resource.topology().fileFor(java.util.Map.of("node.kubernetes.io/instance-type", "Standard_ND96isr_H100_v5")))
                 .contains("/etc/railyard/topology/ndv5.xml");
         assertThat(resource.topology().fileFor(java.util.Map.of("node.kubernetes.io/instance-type", "Standard_ND40rs_v2"))).isEmpty();

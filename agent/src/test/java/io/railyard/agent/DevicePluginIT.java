@@ -28,6 +28,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -51,11 +52,17 @@ class DevicePluginIT {
     /** With the example tree changed before the agent reads it. */
     private DevicePluginGrpc.DevicePluginBlockingStub start(String node, AgentConfig config, java.util.function.Consumer<HostTree> change)
             throws Exception {
-        tree = ExampleNodes.write(node, dir.resolve("host"));
-        change.accept(tree);
+        HostTree written = ExampleNodes.write(node, dir.resolve("host"));
+        change.accept(written);
+        return startOn(written, config, Map.of());
+    }
+
+    /** On a tree, with the node labels the agent read at its start. */
+    private DevicePluginGrpc.DevicePluginBlockingStub startOn(HostTree host, AgentConfig config, Map<String, String> nodeLabels) throws Exception {
+        tree = host;
         Path plugins = Files.createDirectories(dir.resolve("device-plugins"));
         kubelet = FakeKubelet.start(plugins);
-        agent = DevicePluginAgent.create(NodeDiscovery.discover(tree.root()), tree.root(), plugins, config, Duration.ofMillis(100));
+        agent = DevicePluginAgent.create(NodeDiscovery.discover(tree.root()), tree.root(), plugins, config, Duration.ofMillis(100), nodeLabels);
         agent.start();
         await().atMost(Duration.ofSeconds(5)).untilAsserted(() -> assertThat(kubelet.registrations()).isNotEmpty());
         channel = kubelet.dial(kubelet.registrations().getFirst().getEndpoint());
@@ -354,6 +361,45 @@ class DevicePluginIT {
         });
         assertThatThrownBy(() -> plugin.allocate(request("mlx5_0:1", "mlx5_3:1"))).isInstanceOfSatisfying(StatusRuntimeException.class,
                 e -> assertThat(e.getStatus().getDescription()).startsWith("the ports hold P_Key 0x8001 at different indexes (mlx5_0:1 at 1, mlx5_3:1 at 2)"));
+    }
+
+    @Test
+    void ncclIsTunedByTheNodesFabricLabelsWithTheReasonAndATuningOffResourceIsLeftAlone() throws Exception {
+        Map<String, String> railsOfTwoTiers = Map.of("railyard.io/fabric.shape", "rail-optimized", "railyard.io/fabric.tiers", "2");
+        DevicePluginGrpc.DevicePluginBlockingStub plugin = startOn(ExampleNodes.write(ExampleNodes.ROCE, dir.resolve("host")),
+                AgentConfig.defaults(), railsOfTwoTiers);
+
+        Map<String, String> two = plugin.allocate(request("mlx5_1:1", "mlx5_2:1")).getContainerResponses(0).getEnvsMap();
+        Map<String, String> one = plugin.allocate(request("mlx5_3:1")).getContainerResponses(0).getEnvsMap();
+
+        assertThat(two).containsEntry("NCCL_CROSS_NIC", "0").containsEntry("NCCL_IB_QPS_PER_CONNECTION", "4")
+                .containsEntry("NCCL_IB_SPLIT_DATA_ON_QPS", "0").doesNotContainKeys("NCCL_NET_GDR_C2C", "NCCL_IB_ADAPTIVE_ROUTING");
+        assertThat(two.get("RAILYARD_NCCL_TUNING")).startsWith("NCCL_CROSS_NIC=0 (rail-optimized fabric: each ring and tree stays on one rail")
+                .contains("; NCCL_IB_QPS_PER_CONNECTION=4 (2-tier RoCE fabric: ECMP hashes queue pairs");
+        assertThat(one).as("one NIC: CROSS_NIC has no effect").doesNotContainKey("NCCL_CROSS_NIC").containsEntry("NCCL_IB_QPS_PER_CONNECTION", "4");
+        stop();
+
+        plugin = startOn(ExampleNodes.write(ExampleNodes.ROCE, dir.resolve("host2")), config("resources: [{name: rdma/rdma,"
+                + " environment: {tuning: false}, adaptiveRouting: true}]\n"), railsOfTwoTiers);
+        assertThat(plugin.allocate(request("mlx5_1:1", "mlx5_2:1")).getContainerResponses(0).getEnvsMap())
+                .doesNotContainKeys("NCCL_CROSS_NIC", "NCCL_IB_QPS_PER_CONNECTION", "NCCL_IB_ADAPTIVE_ROUTING", "RAILYARD_NCCL_TUNING");
+    }
+
+    @Test
+    void aGraceHostGetsGpuDirectOverC2cAndAnInfiniBandFabricWithoutAdaptiveRoutingSaysSo() throws Exception {
+        DevicePluginGrpc.DevicePluginBlockingStub plugin = startOn(io.railyard.testkit.GraceHopper.write(HostTree.at(dir.resolve("gh200")), 2),
+                AgentConfig.defaults(), Map.of());
+
+        Map<String, String> grace = plugin.allocate(request("mlx5_0:1")).getContainerResponses(0).getEnvsMap();
+        stop();
+        plugin = startOn(ExampleNodes.write(ExampleNodes.INFINIBAND, dir.resolve("ib")), config("resources: [{name: rdma/rdma,"
+                + " adaptiveRouting: false}]\n"), Map.of("railyard.io/fabric.shape", "fat-tree", "railyard.io/fabric.tiers", "2"));
+        Map<String, String> ib = plugin.allocate(request("mlx5_0:1", "mlx5_1:1")).getContainerResponses(0).getEnvsMap();
+
+        assertThat(grace).containsEntry("NCCL_NET_GDR_C2C", "1");
+        assertThat(grace.get("RAILYARD_NCCL_TUNING")).startsWith("NCCL_NET_GDR_C2C=1 (Grace host");
+        assertThat(ib).containsEntry("NCCL_CROSS_NIC", "1").containsEntry("NCCL_IB_ADAPTIVE_ROUTING", "0")
+                .doesNotContainKeys("NCCL_IB_QPS_PER_CONNECTION", "NCCL_NET_GDR_C2C");
     }
 
     @Test

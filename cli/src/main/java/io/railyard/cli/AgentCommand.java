@@ -176,16 +176,16 @@ final class AgentCommand implements Callable<Integer> {
         }
     }
 
-    /** The Node's labels, read only when a resource's topology file goes by one; none without API access. */
+    /** The Node's labels, read where they matter (NCCL's tuning by the fabric, a topology file by label); none without API access. */
     private Map<String, String> nodeLabels(AgentConfig agentConfig) {
-        boolean byLabel = agentConfig.resources().stream().anyMatch(r -> r.topology() != null && r.topology().nodeLabel() != null);
-        if (!byLabel || noKubernetes || nodeName == null || nodeName.isBlank()) {
+        if (!io.railyard.agent.TopologyFiles.labelsNeeded(agentConfig) || noKubernetes || nodeName == null || nodeName.isBlank()) {
             return Map.of();
         }
         try (KubernetesClient client = KubeClients.connect(kubeconfig)) {
             return io.railyard.agent.TopologyFiles.nodeLabels(client, nodeName, agentConfig);
         } catch (KubeClients.ClusterException | Railyard.UsageException e) {
-            log().warn("cannot read node {}'s labels ({}): no topology file by node label", nodeName, e.getMessage().lines().findFirst().orElse(""));
+            log().warn("cannot read node {}'s labels ({}): no topology file by node label, no NCCL tuning by the fabric", nodeName,
+                    e.getMessage().lines().findFirst().orElse(""));
             return Map.of();
         }
     }

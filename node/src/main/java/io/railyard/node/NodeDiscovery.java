@@ -18,6 +18,7 @@ public final class NodeDiscovery {
         PciReader pci = new PciReader(sysfs);
         List<Netdev> netdevs = NetdevReader.readAll(sysfs);
         List<Hca> hcas = new HcaReader(sysfs, pci, netdevs).readAll();
+        List<Gpu> gpus = readGpus(sysfs, pci);
         KernelModules modules = new KernelModules(
                 sysfs.read(sysfs.resolve("proc/modules"), KernelModules::parseProcModules),
                 Set.copyOf(sysfs.list(sysfs.resolve("sys/module"))));
@@ -25,7 +26,7 @@ public final class NodeDiscovery {
                 sysfs.root().toString(),
                 sysfs.read(sysfs.resolve("proc/sys/kernel/hostname")),
                 hcas,
-                readGpus(sysfs, pci),
+                gpus,
                 netdevs,
                 modules,
                 sysfs.read(sysfs.resolve("proc/self/limits"), MemlockLimit::parse),
@@ -33,7 +34,28 @@ public final class NodeDiscovery {
                 sysfs.read(sysfs.resolve("proc/driver/nvidia/version")).map(text -> text.lines().findFirst().orElse("")),
                 sysfs.exists(sysfs.resolve("dev")),
                 sysfs.exists(sysfs.resolve("dev/infiniband/rdma_cm")),
-                peerMemory(sysfs, modules));
+                peerMemory(sysfs, modules),
+                graceC2c(sysfs, gpus));
+    }
+
+    /**
+     * The evidence that the GPUs reach the CPU over NVLink-C2C, empty when they do not: an Arm Neoverse-V2 CPU (NVIDIA
+     * Grace; AWS Graviton4 is one too), NVIDIA GPUs, and NUMA nodes without CPUs, where Grace hosts put the GPUs'
+     * memory. A Graviton4 with PCIe GPUs has no such NUMA nodes.
+     */
+    private static String graceC2c(Sysfs sysfs, List<Gpu> gpus) {
+        java.util.Map<String, String> cpu = NcclTopology.cpuInfo(sysfs);
+        if (gpus.isEmpty() || !"0x41".equals(cpu.get("CPU implementer")) || !"0xd4f".equals(cpu.get("CPU part"))) {
+            return "";
+        }
+        Path nodes = sysfs.resolve("sys/devices/system/node");
+        List<String> cpuLess = sysfs.list(nodes).stream().filter(n -> n.matches("node\\d+"))
+                .filter(n -> sysfs.read(nodes.resolve(n).resolve("cpulist")).map(String::strip).orElse("x").isEmpty()).sorted().toList();
+        if (cpuLess.isEmpty()) {
+            return "";
+        }
+        return "Neoverse-V2 CPU (implementer 0x41, part 0xd4f), " + gpus.size() + " NVIDIA GPU" + (gpus.size() == 1 ? "" : "s")
+                + ", " + cpuLess.size() + " NUMA nodes without CPUs for their memory";
     }
 
     private static List<Gpu> readGpus(Sysfs sysfs, PciReader pci) {

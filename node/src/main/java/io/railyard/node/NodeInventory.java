@@ -24,13 +24,22 @@ public record NodeInventory(
         Attr<String> nvidiaDriver,
         boolean devPresent,
         boolean rdmaCmPresent,
-        List<String> peerMemory) {
+        List<String> peerMemory,
+        String graceC2c) {
 
     public NodeInventory {
         hcas = List.copyOf(hcas);
         gpus = List.copyOf(gpus);
         netdevs = List.copyOf(netdevs);
         peerMemory = List.copyOf(peerMemory);
+    }
+
+    /**
+     * Whether this is an NVIDIA Grace host whose GPUs hang off the CPU over NVLink-C2C (GH200, GB200): GPUDirect RDMA
+     * then goes through the CPU ({@code NCCL_NET_GDR_C2C}), and a GPU on a PCI domain of its own is the normal layout.
+     */
+    public boolean isGraceC2c() {
+        return !graceC2c.isEmpty();
     }
 
     /** Every port of every HCA, in HCA then port order. */

@@ -15,6 +15,23 @@ class NodeDiscoveryTest {
     Path dir;
 
     @Test
+    void aGraceHopperHostIsKnownByItsCpuAndItsCpuLessNumaNodesAndAnX86OrArmHostWithoutThemIsNot() {
+        NodeInventory grace = NodeDiscovery.discover(io.railyard.testkit.GraceHopper.write(HostTree.at(dir.resolve("gh200")), 2).root());
+        NodeInventory x86 = NodeDiscovery.discover(ExampleNodes.write(ExampleNodes.ROCE, dir.resolve("x86")).root());
+        HostTree graviton = io.railyard.testkit.GraceHopper.write(HostTree.at(dir.resolve("arm")), 2);
+        for (int node = 1; node <= 8; node++) {
+            graviton.remove("sys/devices/system/node/node" + node);
+        }
+
+        assertThat(grace.isGraceC2c()).isTrue();
+        assertThat(grace.graceC2c()).isEqualTo("Neoverse-V2 CPU (implementer 0x41, part 0xd4f), 1 NVIDIA GPU, 8 NUMA nodes without CPUs for their memory");
+        assertThat(grace.gpus()).singleElement().satisfies(gpu -> assertThat(gpu.address()).isEqualTo("0009:01:00.0"));
+        assertThat(grace.gpuNicAffinities()).singleElement().satisfies(a -> assertThat(a.pathClass()).isEqualTo(PathClass.NODE));
+        assertThat(x86.isGraceC2c()).isFalse();
+        assertThat(NodeDiscovery.discover(graviton.root()).isGraceC2c()).as("a Neoverse-V2 without C2C memory nodes").isFalse();
+    }
+
+    @Test
     void readsRoceServerAsTheKernelLaysItOut() {
         NodeInventory node = NodeDiscovery.discover(ExampleNodes.write(ExampleNodes.ROCE, dir).root());
 

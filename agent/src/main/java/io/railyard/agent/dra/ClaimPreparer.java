@@ -53,12 +53,12 @@ final class ClaimPreparer {
     private final Function<String, PortHealth> health;
     private final List<Gpu> gpus;
     /** Each resource's NCCL topology file on the host, by resource name. */
-    private final Function<String, java.util.Optional<Path>> topologies;
+    private final Function<String, io.railyard.agent.ContainerExtras> extras;
     private final Object[] locks = new Object[64];
 
     ClaimPreparer(KubernetesClient client, String driver, String pool, Path cdiDir, ClaimCheckpoint checkpoint, Sysfs sysfs,
             Supplier<Map<String, DraDevice>> devices, Function<String, PortHealth> health, List<Gpu> gpus,
-            Function<String, java.util.Optional<Path>> topologies) {
+            Function<String, io.railyard.agent.ContainerExtras> extras) {
         this.client = client;
         this.driver = driver;
         this.pool = pool;
@@ -68,7 +68,7 @@ final class ClaimPreparer {
         this.devices = devices;
         this.health = health;
         this.gpus = List.copyOf(gpus);
-        this.topologies = topologies;
+        this.extras = extras;
         for (int i = 0; i < locks.length; i++) {
             locks[i] = new Object();
         }
@@ -161,7 +161,7 @@ final class ClaimPreparer {
                 List<Port> ports = list.stream().map(d -> d.device().port()).toList();
                 Set<Hca> hcas = new LinkedHashSet<>(list.stream().map(d -> d.device().hca()).toList());
                 ResourceConfig resource = list.getFirst().resource();
-                allocations.put(request, PortAllocation.of(sysfs, ports, hcas, gpus, resource, topologies.apply(resource.name())));
+                allocations.put(request, PortAllocation.of(sysfs, ports, hcas, gpus, resource, extras.apply(resource.name())));
             });
         } catch (PortAllocation.Refused e) {
             return Result.failed(what + ": " + e.getMessage());

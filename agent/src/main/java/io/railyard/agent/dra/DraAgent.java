@@ -68,7 +68,7 @@ public final class DraAgent implements AutoCloseable {
     private PluginServer registrationServer;
 
     private DraAgent(Options options, Path root, AgentConfig config, List<DraDevice> devices, KubernetesClient client, List<Gpu> gpus,
-            Map<String, java.util.Optional<Path>> topologies) {
+            Map<String, io.railyard.agent.ContainerExtras> extras) {
         this.options = options;
         this.root = root;
         this.config = config;
@@ -80,7 +80,7 @@ public final class DraAgent implements AutoCloseable {
         ClaimCheckpoint checkpoint = new ClaimCheckpoint(options.pluginDir().resolve("claims"));
         ClaimPreparer preparer = new ClaimPreparer(client, options.driver(), options.nodeName(), options.cdiDir(), checkpoint, sysfs,
                 () -> this.devices, name -> lastHealth.getOrDefault(name, new PortHealth(false, "not read yet")), gpus,
-                resource -> topologies.getOrDefault(resource, java.util.Optional.empty()));
+                resource -> extras.getOrDefault(resource, io.railyard.agent.ContainerExtras.NONE));
         this.registrar = new DraServices.Registrar(options.driver(), options.draSocket().toString());
         this.v1 = new DraServices.V1(preparer);
         this.health = new DraServices.Health(options.nodeName());
@@ -95,12 +95,12 @@ public final class DraAgent implements AutoCloseable {
         }
         List<DraDevice> devices = DraDevice.forNode(node, config);
         LOG.info("DRA driver {}: {} devices {}", options.driver(), devices.size(), devices.stream().map(DraDevice::name).toList());
-        Map<String, java.util.Optional<Path>> topologies = new LinkedHashMap<>();
+        Map<String, io.railyard.agent.ContainerExtras> extras = new LinkedHashMap<>();
         Map<String, String> labels = TopologyFiles.nodeLabels(client, options.nodeName(), config);
         for (io.railyard.agent.ResourceConfig resource : config.resources()) {
-            topologies.put(resource.name(), TopologyFiles.place(options.pluginDir(), resource, labels));
+            extras.put(resource.name(), io.railyard.agent.ContainerExtras.of(TopologyFiles.place(options.pluginDir(), resource, labels), labels, node));
         }
-        return new DraAgent(options, root, config, devices, client, node.gpus(), topologies);
+        return new DraAgent(options, root, config, devices, client, node.gpus(), extras);
     }
 
     public void start() {

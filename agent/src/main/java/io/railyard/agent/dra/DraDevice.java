@@ -49,7 +49,7 @@ public record DraDevice(String name, PluginDevice device, ResourceConfig resourc
     /** A claim takes a port whole (shared slots are the device plugin's idea, not DRA's), and never its umad. */
     private static ResourceConfig exclusive(ResourceConfig resource) {
         return new ResourceConfig(resource.name(), ResourceConfig.Mode.EXCLUSIVE, 1, resource.selector(), false, resource.pkey(),
-                resource.serviceLevel(), resource.environment(), null);
+                resource.serviceLevel(), resource.environment(), null, resource.adaptiveRouting());
     }
 
     /** The attributes of the device with its health now; names without a domain are in the driver's own. */

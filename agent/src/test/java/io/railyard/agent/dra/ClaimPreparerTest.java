@@ -55,7 +55,7 @@ class ClaimPreparerTest {
             try (KubernetesClient client = new KubernetesClientBuilder().withConfig(new ConfigBuilder()
                     .withMasterUrl("http://127.0.0.1:" + hung.getLocalPort()).withRequestTimeout(3_000).withRequestRetryBackoffLimit(0).build()).build()) {
                 ClaimPreparer preparer = new ClaimPreparer(client, DraAgent.DEFAULT_DRIVER, "node", cdi, new ClaimCheckpoint(dir.resolve("claims")),
-                        new Sysfs(tree.root()), () -> devices, name -> new PortHealth(true, ""), List.of(), resource -> java.util.Optional.empty());
+                        new Sysfs(tree.root()), () -> devices, name -> new PortHealth(true, ""), List.of(), resource -> io.railyard.agent.ContainerExtras.NONE);
                 Path goingSpec = Files.writeString(CdiSpec.file(cdi, DraAgent.DEFAULT_DRIVER, GOING), "{}"); // prepared before
 
                 CompletableFuture<ClaimPreparer.Result> waiting = CompletableFuture.supplyAsync(

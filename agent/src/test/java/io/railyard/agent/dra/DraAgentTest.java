@@ -326,6 +326,25 @@ class DraAgentTest {
     }
 
     @Test
+    void aClaimOnARailOptimizedRoceFabricGetsNcclsTuningFromTheNodesLabels() throws Exception {
+        client.nodes().withName(NODE).edit(node -> {
+            node.getMetadata().setLabels(Map.of("railyard.io/fabric.shape", "rail-optimized", "railyard.io/fabric.tiers", "3"));
+            return node;
+        });
+        dra.shutdownNow();
+        agent.close();
+        agent = startAgent(); // the labels are read as the agent starts
+        dra = PluginServer.dial(dir.resolve("plugins").resolve(DRIVER).resolve("dra.sock"));
+        ResourceClaim claim = claim("tuned", DRIVER, NODE, Map.of("nics", List.of("mlx5-1-port1", "mlx5-2-port1")));
+
+        assertThat(prepare(claim).getError()).isEmpty();
+        JsonNode spec = new ObjectMapper().readTree(dir.resolve("cdi").resolve("k8s.rdma.railyard.io-claim_" + claim.getMetadata().getUid() + ".json").toFile());
+        assertThat(spec.path("devices").get(0).path("containerEdits").path("env")).extracting(JsonNode::asText)
+                .contains("NCCL_CROSS_NIC=0", "NCCL_IB_QPS_PER_CONNECTION=4", "NCCL_IB_SPLIT_DATA_ON_QPS=0")
+                .anySatisfy(env -> assertThat(env).startsWith("RAILYARD_NCCL_TUNING=NCCL_CROSS_NIC=0 (rail-optimized fabric"));
+    }
+
+    @Test
     void aDeletedSocketIsServedAgain() throws Exception {
         Path socket = dir.resolve("plugins").resolve(DRIVER).resolve("dra.sock");
         Files.delete(socket);
