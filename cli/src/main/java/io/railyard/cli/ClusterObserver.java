@@ -72,7 +72,11 @@ final class ClusterObserver {
                             pod.getStatus() == null ? "Unknown" : String.valueOf(pod.getStatus().getPhase()), isReady(pod)))
                     .forEach(plugins::add);
         }
-        return new ClusterView(nodeName, true, allocatable, plugins, rdmaProblems(node));
+        Map<String, String> labels = node.getMetadata().getLabels() == null ? Map.of() : node.getMetadata().getLabels();
+        String tiers = labels.getOrDefault(io.railyard.fabric.FabricShape.TIERS_LABEL, "");
+        io.railyard.node.NcclTuning.Fabric fabric = new io.railyard.node.NcclTuning.Fabric(labels.get(io.railyard.fabric.FabricShape.SHAPE_LABEL),
+                tiers.matches("[1-9]") ? Integer.parseInt(tiers) : 0, null);
+        return new ClusterView(nodeName, true, allocatable, plugins, rdmaProblems(node), fabric);
     }
 
     /** The agent's RDMA conditions that are True on a Node: {@code RdmaPortDown: mlx5_3 port 1: DOWN/Polling since …}. */

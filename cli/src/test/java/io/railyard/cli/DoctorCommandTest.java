@@ -49,7 +49,7 @@ class DoctorCommandTest {
         JsonNode json = new ObjectMapper().readTree(run.out());
         assertThat(run.exitCode()).isOne();
         assertThat(json.path("status").asText()).isEqualTo("fail");
-        assertThat(json.path("checks")).hasSize(15);
+        assertThat(json.path("checks")).hasSize(16);
         JsonNode mtu = json.path("checks").get(4);
         assertThat(mtu.path("id").asText()).isEqualTo("mtu");
         assertThat(mtu.path("status").asText()).isEqualTo("fail");

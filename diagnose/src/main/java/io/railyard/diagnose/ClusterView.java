@@ -1,5 +1,6 @@
 package io.railyard.diagnose;
 
+import io.railyard.node.NcclTuning;
 import java.util.List;
 import java.util.Map;
 
@@ -9,9 +10,15 @@ import java.util.Map;
  *
  * @param nodeFound false when the API has no Node of this name
  * @param rdmaProblems the agent's conditions that are True, as {@code RdmaPortDown: mlx5_3 port 1: DOWN/Polling since …}
+ * @param fabric the fabric's shape and tiers as the node's {@code railyard.io/fabric.*} labels give them
  */
 public record ClusterView(String nodeName, boolean nodeFound, Map<String, String> allocatable, List<PluginPod> pluginPods,
-        List<String> rdmaProblems) {
+        List<String> rdmaProblems, NcclTuning.Fabric fabric) {
+
+    /** A view of a node without fabric labels. */
+    public ClusterView(String nodeName, boolean nodeFound, Map<String, String> allocatable, List<PluginPod> pluginPods, List<String> rdmaProblems) {
+        this(nodeName, nodeFound, allocatable, pluginPods, rdmaProblems, NcclTuning.Fabric.UNKNOWN);
+    }
 
     public ClusterView {
         allocatable = Map.copyOf(allocatable);

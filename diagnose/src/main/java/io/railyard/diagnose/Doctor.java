@@ -14,6 +14,7 @@ public final class Doctor {
             new Check(TrafficClassCheck.ID, TrafficClassCheck::run),
             new Check(PKeyCheck.ID, PKeyCheck::run),
             new Check(NcclEnvCheck.ID, NcclEnvCheck::run),
+            new Check(NcclTuningCheck.ID, NcclTuningCheck::run),
             new Check(GpuNicAffinityCheck.ID, GpuNicAffinityCheck::run),
             new Check(VirtualTopologyCheck.ID, VirtualTopologyCheck::run),
             new Check(GpuDirectCheck.ID, GpuDirectCheck::run),

@@ -28,6 +28,10 @@ final class GpuNicAffinityCheck {
                 far.add(gpu.address() + " (" + affinity.nearest().name() + " " + affinity.pathClass() + ")");
             }
         }
+        if (!far.isEmpty() && input.node().isGraceC2c()) {
+            return CheckResult.ok(ID, "Grace host: each GPU reaches its NIC through the CPU over NVLink-C2C (" + String.join(", ", far)
+                    + "), the normal Grace layout; GPUDirect RDMA goes over C2C with NCCL_NET_GDR_C2C=1", details);
+        }
         if (far.isEmpty()) {
             PathClass worst = affinities.stream().map(GpuNicAffinity::pathClass).max(Enum::compareTo).orElseThrow();
             return CheckResult.ok(ID, "every GPU has an RDMA NIC at " + worst + " or nearer", details);

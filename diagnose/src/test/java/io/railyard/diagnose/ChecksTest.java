@@ -3,6 +3,7 @@ package io.railyard.diagnose;
 import static io.railyard.diagnose.DoctorExamplesTest.check;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.railyard.node.NcclTuning;
 import io.railyard.node.NodeDiscovery;
 import io.railyard.testkit.ExampleNodes;
 import io.railyard.testkit.HostTree;
@@ -24,6 +25,40 @@ class ChecksTest {
 
     private static ClusterAccess none() {
         return new ClusterAccess.NoCredentials("no kubeconfig and no in-cluster credentials");
+    }
+
+    /** The nccl-tuning check with these variables, on a node whose labels give this fabric. */
+    private static CheckResult tuning(Path root, NcclTuning.Fabric fabric, Map<String, String> env) {
+        ClusterAccess cluster = new ClusterAccess.Observed(new ClusterView("gpu-1", true, Map.of(), List.of(), List.of(), fabric));
+        return check(Doctor.run(new DoctorInput(NodeDiscovery.discover(root), env, List.of(), "rdma/rdma", cluster)), "nccl-tuning");
+    }
+
+    @Test
+    void theNcclTuningCheckWarnsOfVariablesThatFightTheFabricAndTheGraceHost() {
+        Path roce = ExampleNodes.write(ExampleNodes.ROCE, dir.resolve("roce")).root();
+        Path grace = io.railyard.testkit.GraceHopper.write(HostTree.at(dir.resolve("gh200")), 2).root();
+        NcclTuning.Fabric rails = new NcclTuning.Fabric("rail-optimized", 3, null);
+
+        CheckResult fine = tuning(roce, rails, Map.of());
+        CheckResult crossing = tuning(roce, rails, Map.of("NCCL_CROSS_NIC", "1", "NCCL_IB_QPS_PER_CONNECTION", "1"));
+        CheckResult split = tuning(roce, rails, Map.of("NCCL_IB_QPS_PER_CONNECTION", "8", "NCCL_IB_SPLIT_DATA_ON_QPS", "1"));
+        CheckResult graceOld = tuning(grace, NcclTuning.Fabric.UNKNOWN, Map.of("NCCL_VERSION", "2.26.5-1"));
+        CheckResult graceNew = tuning(grace, NcclTuning.Fabric.UNKNOWN, Map.of("NCCL_VERSION", "2.27.3-1"));
+        CheckResult unknown = check(doctor(roce, List.of(), none()), "nccl-tuning");
+
+        assertThat(fine.status()).isEqualTo(CheckStatus.OK);
+        assertThat(fine.summary()).isEqualTo("NCCL's network variables suit the fabric (3 set by the device plugin)");
+        assertThat(fine.details()).contains("fabric: rail-optimized, 3 tiers").anySatisfy(d -> assertThat(d).startsWith("the device plugin sets NCCL_CROSS_NIC=0"));
+        assertThat(crossing.status()).isEqualTo(CheckStatus.WARN);
+        assertThat(crossing.summary()).startsWith("NCCL_CROSS_NIC=1 on a rail-optimized fabric")
+                .contains("; NCCL_IB_QPS_PER_CONNECTION=1 on a 3-tier RoCE fabric", "4 give it entropy", "env.rst");
+        assertThat(split.summary()).startsWith("NCCL_IB_SPLIT_DATA_ON_QPS=1 with 8 queue pairs");
+        assertThat(graceOld.status()).isEqualTo(CheckStatus.WARN);
+        assertThat(graceOld.summary()).startsWith("GPUDirect RDMA over C2C is off on this Grace host (NCCL 2.26.5-1 without NCCL_NET_GDR_C2C)");
+        assertThat(graceNew.status()).isEqualTo(CheckStatus.OK);
+        assertThat(unknown.status()).isEqualTo(CheckStatus.SKIP);
+        assertThat(check(doctor(grace, List.of(), none()), "gpu-nic-affinity").summary())
+                .startsWith("Grace host: each GPU reaches its NIC through the CPU over NVLink-C2C (0009:01:00.0 (mlx5_0 NODE))");
     }
 
     @Test

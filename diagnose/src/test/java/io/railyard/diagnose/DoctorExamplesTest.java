@@ -32,7 +32,7 @@ class DoctorExamplesTest {
         DoctorReport report = doctor(ExampleNodes.write(name, dir).root(), Map.of());
 
         assertThat(report.checks()).extracting(CheckResult::id).containsExactly("driver", "devices", "subnet-manager",
-                "link", "mtu", "gid", "traffic-class", "pkey", "nccl-env", "gpu-nic-affinity", "virtual-topology", "gpudirect", "memlock", "kubernetes", "perftest");
+                "link", "mtu", "gid", "traffic-class", "pkey", "nccl-env", "nccl-tuning", "gpu-nic-affinity", "virtual-topology", "gpudirect", "memlock", "kubernetes", "perftest");
         assertThat(report.checks()).filteredOn(c -> c.status() == CheckStatus.FAIL).isEmpty();
         assertThat(report.status()).isEqualTo(CheckStatus.WARN); // perftest is not on the empty PATH
         assertThat(check(report, "perftest").status()).isEqualTo(CheckStatus.WARN);

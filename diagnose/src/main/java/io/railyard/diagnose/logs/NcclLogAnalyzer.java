@@ -12,6 +12,7 @@ import java.util.regex.Pattern;
  */
 final class NcclLogAnalyzer implements Analyzer {
     private static final String OLD_INFO = "] INFO ";
+    private static final String VARIABLE = "NCCL_";
     private static final String VIA_NET = "via NET/";
     private static final String GDRDMA = "/GDRDMA";
     private static final String CHANNEL = "Channel";
@@ -48,6 +49,7 @@ final class NcclLogAnalyzer implements Analyzer {
     private static final int MAX_HCAS = 256;
 
     private final Findings findings;
+    private final NcclTuningLines tuning = new NcclTuningLines();
     private long hits;
     private String version;
     private String bootstrap;
@@ -160,6 +162,9 @@ final class NcclLogAnalyzer implements Analyzer {
                 }
             }
             case 'N' -> {
+                if (line.startsWith(VARIABLE, message)) {
+                    tuning.setting(line, message);
+                }
                 if (!repeatedDevices(line)) {
                     read(line); // and "NET/IB : Using [0]mlx5_0:1/IB ..." with only its own out-of-band address changed
                 }
@@ -264,6 +269,7 @@ final class NcclLogAnalyzer implements Analyzer {
     /** A channel line; most lines of a large log are these, so they are read as bytes. */
     private void connection(Line line, int via) {
         netConnections++;
+        tuning.connection(line);
         int net = via + VIA_NET.length();
         boolean socket = line.startsWith(SOCKET, net);
         if (socket) {
@@ -362,6 +368,7 @@ final class NcclLogAnalyzer implements Analyzer {
         report.nccl = new NcclSummary(version, transport, transport.equals("plugin") || ibPlugin ? plugin : null, fallback, gdr,
                 hcas.stream().toList(), bootstrap, netConnections, gdrConnections);
         conclude(report.nccl, fallback);
+        tuning.finish(findings);
     }
 
     private String transport() {

@@ -1,0 +1,91 @@
+package io.railyard.diagnose.logs;
+
+import java.util.HashMap;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * What an NCCL log says of NCCL's network tuning: the variables it prints as set ({@code NCCL_CROSS_NIC set by
+ * environment to 1.}), and each rank's channels, by the NIC each receives and sends on. A channel that receives on one
+ * NIC and sends on another crosses rails, which a rail-optimized fabric pays for through its spines.
+ */
+final class NcclTuningLines {
+    private static final String SET_BY_ENVIRONMENT = " set by environment to ";
+    private static final Pattern CONNECTION = Pattern.compile(
+            "(?:Channel|Ring) (\\d+)(?:/\\d+)? : (\\d+)(?:\\[\\w+\\])? -> (\\d+)(?:\\[\\w+\\])? \\[(send|receive)\\] via NET/([\\w.]+)/(\\d+)");
+    /** Channels remembered, each by rank: enough for 64 channels of 512 ranks, and a bound on a log that never ends. */
+    private static final int MAX_CHANNELS = 32_768;
+
+    private record Nics(String receive, String send, long line, String text) {}
+
+    private final Map<String, String> settings = new HashMap<>();
+    private final Map<String, Nics> channels = new HashMap<>();
+    private String crossing;
+    private long crossingLine;
+    private String crossingText;
+    private long splitLine;
+    private String splitText;
+
+    /** A line whose message starts with a variable's name: {@code NCCL_IB_QPS_PER_CONNECTION set by environment to 4}. */
+    void setting(Line line, int message) {
+        int set = line.indexOf(SET_BY_ENVIRONMENT, message);
+        if (set < 0) {
+            return;
+        }
+        String name = line.text().substring(message, set);
+        String value = line.text().substring(set + SET_BY_ENVIRONMENT.length()).strip().replaceFirst("\\.$", "");
+        settings.putIfAbsent(name, value);
+        if (name.equals("NCCL_IB_SPLIT_DATA_ON_QPS") && splitText == null) {
+            splitLine = line.number();
+            splitText = line.text();
+        }
+    }
+
+    /** A channel's connection over the network: the NIC its local rank (the receiver, or the sender) uses. */
+    void connection(Line line) {
+        if (crossing != null || channels.size() >= MAX_CHANNELS) {
+            return;
+        }
+        Matcher m = CONNECTION.matcher(line.text());
+        if (!m.find()) {
+            return;
+        }
+        boolean receive = m.group(4).equals("receive");
+        String rank = receive ? m.group(3) : m.group(2);
+        String key = m.group(1) + "/" + rank;
+        String nic = m.group(5) + "/" + m.group(6);
+        Nics known = channels.get(key);
+        Nics now = known == null ? new Nics(receive ? nic : null, receive ? null : nic, line.number(), line.text())
+                : new Nics(receive && known.receive() == null ? nic : known.receive(), !receive && known.send() == null ? nic : known.send(),
+                        known.line(), known.text());
+        channels.put(key, now);
+        if (now.receive() != null && now.send() != null && !now.receive().equals(now.send())) {
+            crossing = "channel " + m.group(1) + " of rank " + rank + " receives on NET/" + now.receive() + " and sends on NET/" + now.send();
+            crossingLine = line.number();
+            crossingText = line.text();
+        }
+    }
+
+    void finish(Findings findings) {
+        String crossNic = settings.get("NCCL_CROSS_NIC");
+        if (crossing != null) {
+            findings.add("nccl-cross-rail", Severity.WARN, "rings cross NICs: " + crossing + " (NCCL_CROSS_NIC "
+                            + (crossNic == null ? "2, NCCL's default" : crossNic + ", set by environment") + ")",
+                    "on a rail-optimized fabric that traffic crosses rails through the spines: set NCCL_CROSS_NIC=0 (the device plugin does"
+                            + " where the node's railyard.io/fabric.shape label says rail-optimized); on a fat tree it costs nothing",
+                    crossingLine, crossingText);
+        }
+        int qps = number(settings.get("NCCL_IB_QPS_PER_CONNECTION"));
+        if (qps > 1 && "1".equals(settings.get("NCCL_IB_SPLIT_DATA_ON_QPS"))) {
+            findings.add("nccl-split-qps", Severity.WARN, "NCCL_IB_SPLIT_DATA_ON_QPS=1 with NCCL_IB_QPS_PER_CONNECTION=" + qps
+                            + ": every message is split over " + qps + " queue pairs, which adds latency",
+                    "set NCCL_IB_SPLIT_DATA_ON_QPS=0 (NCCL's default since 2.20): whole messages round-robin over the queue pairs",
+                    splitLine, splitText);
+        }
+    }
+
+    private static int number(String value) {
+        return value != null && value.matches("\\d{1,3}") ? Integer.parseInt(value) : -1;
+    }
+}

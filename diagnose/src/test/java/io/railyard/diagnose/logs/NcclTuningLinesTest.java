@@ -1,0 +1,50 @@
+package io.railyard.diagnose.logs;
+
+import static io.railyard.diagnose.logs.Analyzed.file;
+import static io.railyard.diagnose.logs.Analyzed.text;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import org.junit.jupiter.api.Test;
+
+/**
+ * analyze on NCCL's tuning in real logs (testdata/logs/corpus, with their sources): rings that cross NICs, and messages
+ * split over many queue pairs. The variable lines are as NCCL prints them ({@code NCCL_CROSS_NIC set by environment to 1.}).
+ */
+class NcclTuningLinesTest {
+    private static final String A100 = "logs/corpus/nccl-channels-gdrdma-err4-a100-01.log";
+
+    @Test
+    void aRealLogWhoseRanksKeepEachChannelOnOneNicSaysNothingOfRails() {
+        for (String log : java.util.List.of(A100, "logs/corpus/nccl-channels-gdrdma-two-nodes-01.log", "logs/nccl-ib-gdr-ok-aks-01.log",
+                "logs/corpus/nccl-2.4-gdr-disabled-distance-qpn-01.log")) {
+            assertThat(file(log).findings()).as(log).noneMatch(f -> f.id().startsWith("nccl-cross") || f.id().equals("nccl-split-qps"));
+        }
+    }
+
+    @Test
+    void aChannelThatReceivesOnOneNicAndSendsOnAnotherCrossesRails() throws IOException {
+        // the real log with one rank's send moved to another NIC, as NCCL_CROSS_NIC=1 lets it
+        String log = Files.readString(Analyzed.TESTDATA.resolve(A100))
+                .replace("Channel 01 : 2[c7000] -> 0[87000] [send] via NET/IB/2/GDRDMA", "Channel 01 : 2[c7000] -> 0[87000] [send] via NET/IB/5/GDRDMA");
+
+        LogReport report = text("10-90-43-152:120890:121562 [2] NCCL INFO NCCL_CROSS_NIC set by environment to 1.\n" + log);
+
+        assertThat(Analyzed.finding(report, "nccl-cross-rail").summary())
+                .isEqualTo("rings cross NICs: channel 01 of rank 2 receives on NET/IB/2 and sends on NET/IB/5 (NCCL_CROSS_NIC 1, set by environment)");
+        assertThat(Analyzed.finding(report, "nccl-cross-rail").remedy()).startsWith("on a rail-optimized fabric").contains("NCCL_CROSS_NIC=0");
+    }
+
+    @Test
+    void messagesSplitOverManyQueuePairsAreNamed() {
+        LogReport report = text("""
+                gpu-node-1:1520:1520 [0] NCCL INFO NCCL_IB_QPS_PER_CONNECTION set by environment to 8.
+                gpu-node-1:1520:1520 [0] NCCL INFO NCCL_IB_SPLIT_DATA_ON_QPS set by environment to 1.
+                gpu-node-1:1520:1520 [0] NCCL INFO NET/IB : Using [0]mlx5_0:1/RoCE [RO]; OOB eth0:10.0.0.1<0>
+                """);
+
+        assertThat(Analyzed.finding(report, "nccl-split-qps").summary())
+                .isEqualTo("NCCL_IB_SPLIT_DATA_ON_QPS=1 with NCCL_IB_QPS_PER_CONNECTION=8: every message is split over 8 queue pairs, which adds latency");
+    }
+}
