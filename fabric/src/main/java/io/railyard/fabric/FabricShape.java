@@ -64,7 +64,7 @@ public record FabricShape(Kind kind, int tiers, String evidence) {
         if (oneLeaf == several) {
             return new FabricShape(Kind.FAT_TREE, tiers, "all " + ofHosts + " have their HCAs on one leaf");
         }
-        return new FabricShape(Kind.MIXED, tiers, "of " + ofHosts + ", " + railed + " have each HCA on a leaf of its own, " + oneLeaf
-                + " have them on one leaf, " + (several - railed - oneLeaf) + " are between");
+        return new FabricShape(Kind.MIXED, tiers, "of " + ofHosts + ": " + railed + " with each HCA on a leaf of its own, " + oneLeaf
+                + " with all on one leaf, " + (several - railed - oneLeaf) + " between");
     }
 }

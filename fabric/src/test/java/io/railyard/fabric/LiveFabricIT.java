@@ -84,6 +84,19 @@ class LiveFabricIT {
                     .cable("node-" + h + "-mlx5_0", 1, "leaf-" + leaf, 2 * h - 1).cable("node-" + h + "-mlx5_1", 1, "leaf-" + leaf, 2 * h);
         }
 
+        NetFile mixed = new NetFile().switchNamed("spine-1").switchNamed("leaf-1").switchNamed("leaf-2");
+        mixed.cable("leaf-1", 11, "spine-1", 1).cable("leaf-2", 11, "spine-1", 2);
+        for (int h = 1; h <= 3; h++) { // hosts 1 and 2 on one leaf, host 3 across both
+            mixed.hca("node-" + h, "mlx5_0").hca("node-" + h, "mlx5_1").cable("node-" + h + "-mlx5_0", 1, "leaf-1", 2 * h - 1)
+                    .cable("node-" + h + "-mlx5_1", 1, h == 3 ? "leaf-2" : "leaf-1", 2 * h);
+        }
+
+        FabricShape mixedShape;
+        try (LiveFabric fabric = LiveFabric.start(java.nio.file.Files.createDirectories(dir.resolve("mixed")), mixed, List.of())) {
+            mixedShape = FabricShape.of(Topology.of(IbNetDiscover.parse(fabric.run("node-1 mlx5_0", "ibnetdiscover")), Map.of()));
+        }
+        assertThat(mixedShape).isEqualTo(new FabricShape(FabricShape.Kind.MIXED, 2,
+                "of 3 hosts with several HCAs: 1 with each HCA on a leaf of its own, 2 with all on one leaf, 0 between"));
         FabricShape railShape;
         try (LiveFabric fabric = LiveFabric.start(java.nio.file.Files.createDirectories(dir.resolve("rails")), rails, List.of())) {
             railShape = FabricShape.of(Topology.of(IbNetDiscover.parse(fabric.run("node-1 mlx5_0", "ibnetdiscover")), Map.of()));
