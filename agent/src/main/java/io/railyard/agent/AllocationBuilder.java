@@ -24,7 +24,7 @@ final class AllocationBuilder {
     private final Sysfs sysfs;
     private final List<Gpu> gpus;
     private final ResourceConfig resource;
-    private final ContainerExtras extras;
+    private volatile ContainerExtras extras;
     private final Map<List<String>, Map<String, String>> environments = new java.util.concurrent.ConcurrentHashMap<>();
 
     /**
@@ -86,6 +86,12 @@ final class AllocationBuilder {
             environments.put(key, env);
         }
         return env;
+    }
+
+    /** The node's fabric labels changed: the next allocations are tuned by them. */
+    void retune(Map<String, String> nodeLabels) {
+        extras = extras.withLabels(nodeLabels);
+        environments.clear();
     }
 
     private static DeviceSpec readWrite(String path) {

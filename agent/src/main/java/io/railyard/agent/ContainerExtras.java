@@ -24,6 +24,11 @@ public record ContainerExtras(Optional<Path> topology, String fabricShape, int f
 
     /** The extras of one resource on this node, from its labels (empty without API access) and its model. */
     public static ContainerExtras of(Optional<Path> topology, Map<String, String> nodeLabels, NodeInventory node) {
+        return new ContainerExtras(topology, null, 0, node.isGraceC2c()).withLabels(nodeLabels);
+    }
+
+    /** The same extras with the fabric as these node labels now give it. */
+    public ContainerExtras withLabels(Map<String, String> nodeLabels) {
         String shape = nodeLabels.get(FabricShape.SHAPE_LABEL);
         if (shape != null) {
             try {
@@ -38,7 +43,12 @@ public record ContainerExtras(Optional<Path> topology, String fabricShape, int f
         if (tierLabel.matches("[1-9]")) {
             tiers = Integer.parseInt(tierLabel);
         }
-        return new ContainerExtras(topology, shape, tiers, node.isGraceC2c());
+        return new ContainerExtras(topology, shape, tiers, graceC2c);
+    }
+
+    /** The node labels the tuning goes by. */
+    public static boolean tunedBy(String label) {
+        return label.equals(FabricShape.SHAPE_LABEL) || label.equals(FabricShape.TIERS_LABEL);
     }
 
     /** NCCL's tuning for these ports under this resource's settings; none when the resource turns tuning off. */

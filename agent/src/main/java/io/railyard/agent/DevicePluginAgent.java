@@ -85,6 +85,11 @@ public final class DevicePluginAgent implements AutoCloseable {
         return new DevicePluginAgent(pluginDir, root, plugins, pollInterval);
     }
 
+    /** The node's labels changed: each resource tunes NCCL by the fabric labels they now hold. */
+    public void nodeLabelsChanged(Map<String, String> nodeLabels) {
+        plugins.forEach(plugin -> plugin.retune(nodeLabels));
+    }
+
     public void start() {
         plugins.forEach(this::serve);
         startWatching();

@@ -47,6 +47,11 @@ final class RdmaDevicePlugin extends DevicePluginGrpc.DevicePluginImplBase {
     private final LongAdder refusedAllocations = new LongAdder();
     private ListAndWatchResponse current;
 
+    /** The node's fabric labels changed (railyard fabric --apply): allocations from now on are tuned by them. */
+    void retune(Map<String, String> nodeLabels) {
+        builder.retune(nodeLabels);
+    }
+
     /** @param extras the resource's NCCL topology file and tuning on this node */
     RdmaDevicePlugin(ResourceConfig resource, Sysfs sysfs, List<PluginDevice> devices, List<Gpu> gpus, ContainerExtras extras) {
         this.resource = resource;

@@ -377,6 +377,9 @@ class DevicePluginIT {
         assertThat(two.get("RAILYARD_NCCL_TUNING")).startsWith("NCCL_CROSS_NIC=0 (rail-optimized fabric: each ring and tree stays on one rail")
                 .contains("; NCCL_IB_QPS_PER_CONNECTION=4 (2-tier RoCE fabric: ECMP hashes queue pairs");
         assertThat(one).as("one NIC: CROSS_NIC has no effect").doesNotContainKey("NCCL_CROSS_NIC").containsEntry("NCCL_IB_QPS_PER_CONNECTION", "4");
+        agent.nodeLabelsChanged(Map.of("railyard.io/fabric.shape", "fat-tree", "railyard.io/fabric.tiers", "1")); // relabelled while running
+        assertThat(plugin.allocate(request("mlx5_1:1", "mlx5_2:1")).getContainerResponses(0).getEnvsMap())
+                .containsEntry("NCCL_CROSS_NIC", "1").doesNotContainKey("NCCL_IB_QPS_PER_CONNECTION");
         stop();
 
         plugin = startOn(ExampleNodes.write(ExampleNodes.ROCE, dir.resolve("host2")), config("resources: [{name: rdma/rdma,"

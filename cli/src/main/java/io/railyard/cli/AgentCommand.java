@@ -106,7 +106,8 @@ final class AgentCommand implements Callable<Integer> {
         InetSocketAddress metricsSocket = metricsAddress == null ? null : HostPort.parse("--metrics-address", metricsAddress);
         Path root = host.checked();
         NodeInventory node = NodeDiscovery.discover(root);
-        DevicePluginAgent agent = noDevicePlugin ? null : devicePlugin(node, root, agentConfig);
+        Map<String, String> labels = nodeLabels(agentConfig);
+        DevicePluginAgent agent = noDevicePlugin ? null : devicePlugin(node, root, agentConfig, labels);
         DraAgent draAgent = dra ? draAgent(node, root, agentConfig) : null;
         List<Port> ports = advertisedPorts(node, agentConfig);
         NodeHealthMonitor nodeHealth = nodeHealth(root, ports, agent, agentConfig);
@@ -137,6 +138,7 @@ final class AgentCommand implements Callable<Integer> {
         if (!noKubernetes) {
             Thread.ofVirtual().name("railyard-labels").start(() -> label(node, ports));
         }
+        io.railyard.agent.FabricLabelWatch fabricLabels = fabricLabels(agentConfig, labels, agent, draAgent);
         if (nodeHealth != null && agent != null) {
             agent.afterEachPoll(nodeHealth::step); // one thread woken per poll, not two
         } else if (nodeHealth != null) {
@@ -144,6 +146,9 @@ final class AgentCommand implements Callable<Integer> {
         }
         termination.await();
         log().info("stopping");
+        if (fabricLabels != null) {
+            fabricLabels.close();
+        }
         if (nodeHealth != null) {
             nodeHealth.close();
         }
@@ -168,9 +173,36 @@ final class AgentCommand implements Callable<Integer> {
         return LoggerFactory.getLogger(AgentCommand.class);
     }
 
-    private DevicePluginAgent devicePlugin(NodeInventory node, Path root, AgentConfig agentConfig) {
+    /** A watch of this node's fabric labels, so that a fabric labelled after the agent started tunes NCCL; none without API access. */
+    private io.railyard.agent.FabricLabelWatch fabricLabels(AgentConfig agentConfig, Map<String, String> labels, DevicePluginAgent agent,
+            DraAgent draAgent) {
+        if (!io.railyard.agent.TopologyFiles.labelsNeeded(agentConfig) || noKubernetes || nodeName == null || nodeName.isBlank()
+                || agent == null && draAgent == null) {
+            return null;
+        }
+        KubernetesClient client = KubeClients.client(kubeconfig);
+        if (client == null) {
+            return null;
+        }
         try {
-            return DevicePluginAgent.create(node, root, pluginDir, agentConfig, Duration.ofMillis(pollIntervalMillis), nodeLabels(agentConfig));
+            return io.railyard.agent.FabricLabelWatch.start(client, nodeName, labels, changed -> {
+                if (agent != null) {
+                    agent.nodeLabelsChanged(changed);
+                }
+                if (draAgent != null) {
+                    draAgent.nodeLabelsChanged(changed);
+                }
+            });
+        } catch (RuntimeException e) {
+            log().warn("cannot watch node {}'s labels ({}): NCCL is tuned by the labels it had at start", nodeName,
+                    String.valueOf(e.getMessage()).lines().findFirst().orElse(""));
+            return null;
+        }
+    }
+
+    private DevicePluginAgent devicePlugin(NodeInventory node, Path root, AgentConfig agentConfig, Map<String, String> labels) {
+        try {
+            return DevicePluginAgent.create(node, root, pluginDir, agentConfig, Duration.ofMillis(pollIntervalMillis), labels);
         } catch (AgentConfig.ConfigException e) {
             throw new Railyard.UsageException(e.getMessage());
         }

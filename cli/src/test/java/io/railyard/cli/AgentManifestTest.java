@@ -85,7 +85,7 @@ class AgentManifestTest {
         List<PolicyRule> rules = load("rbac.yaml", ClusterRole.class).getRules();
 
         assertThat(rules).extracting(r -> String.join(",", r.getResources()) + ": " + String.join(",", r.getVerbs()))
-                .containsExactly("nodes: get,patch", "nodes/status: patch", "events: create", "pods: list,watch");
+                .containsExactly("nodes: get,patch,list,watch", "nodes/status: patch", "events: create", "pods: list,watch");
     }
 
     @Test

@@ -51,6 +51,8 @@ public final class DraAgent implements AutoCloseable {
     }
 
     private final Options options;
+    /** Each resource's extras, replaced whole when the node's labels change. */
+    private volatile Map<String, io.railyard.agent.ContainerExtras> extras;
     private final Path root;
     private final AgentConfig config;
     private final Sysfs sysfs;
@@ -80,7 +82,8 @@ public final class DraAgent implements AutoCloseable {
         ClaimCheckpoint checkpoint = new ClaimCheckpoint(options.pluginDir().resolve("claims"));
         ClaimPreparer preparer = new ClaimPreparer(client, options.driver(), options.nodeName(), options.cdiDir(), checkpoint, sysfs,
                 () -> this.devices, name -> lastHealth.getOrDefault(name, new PortHealth(false, "not read yet")), gpus,
-                resource -> extras.getOrDefault(resource, io.railyard.agent.ContainerExtras.NONE));
+                resource -> this.extras.getOrDefault(resource, io.railyard.agent.ContainerExtras.NONE));
+        this.extras = Map.copyOf(extras);
         this.registrar = new DraServices.Registrar(options.driver(), options.draSocket().toString());
         this.v1 = new DraServices.V1(preparer);
         this.health = new DraServices.Health(options.nodeName());
@@ -101,6 +104,13 @@ public final class DraAgent implements AutoCloseable {
             extras.put(resource.name(), io.railyard.agent.ContainerExtras.of(TopologyFiles.place(options.pluginDir(), resource, labels), labels, node));
         }
         return new DraAgent(options, root, config, devices, client, node.gpus(), extras);
+    }
+
+    /** The node's labels changed: claims prepared from now on are tuned by the fabric labels they now hold. */
+    public void nodeLabelsChanged(Map<String, String> nodeLabels) {
+        Map<String, io.railyard.agent.ContainerExtras> next = new LinkedHashMap<>();
+        extras.forEach((resource, current) -> next.put(resource, current.withLabels(nodeLabels)));
+        extras = Map.copyOf(next);
     }
 
     public void start() {
