@@ -75,14 +75,28 @@ final class AnalyzeCommand implements Callable<Integer> {
             return LogAnalysis.analyze("-", System.in, lineRate);
         }
         Path path = Path.of(file);
-        if (Files.isDirectory(path)) {
-            throw new Railyard.UsageException(file + " is a directory: give the log files in it");
-        }
         try {
+            if (Files.isDirectory(path)) { // NCCL Inspector writes a file per process: the directory is one input
+                return LogAnalysis.analyze(file, directory(path), lineRate);
+            }
             return LogAnalysis.analyze(path, lineRate);
         } catch (IOException e) {
             throw Railyard.UsageException.unreadable(file, e);
         }
+    }
+
+    /** The regular files of a directory, in name order, as one stream. */
+    private static java.io.InputStream directory(Path dir) throws IOException {
+        List<Path> files;
+        try (java.util.stream.Stream<Path> listed = Files.list(dir)) {
+            files = listed.filter(Files::isRegularFile).sorted().toList();
+        }
+        List<java.io.InputStream> streams = new ArrayList<>();
+        for (Path file : files) {
+            streams.add(Files.newInputStream(file));
+            streams.add(new java.io.ByteArrayInputStream(new byte[] {'\n'})); // a file's cut last line stays its own
+        }
+        return new java.io.SequenceInputStream(java.util.Collections.enumeration(streams));
     }
 
     /** Nothing in it was a format analyze reads, and it gave no finding. */
@@ -98,6 +112,7 @@ final class AnalyzeCommand implements Callable<Integer> {
         json.put("bandwidth", report.bandwidth());
         json.put("ports", report.ports());
         json.put("ras", report.ras());
+        json.put("inspector", report.inspector());
         json.put("findings", report.findings().stream().map(f -> {
             Map<String, Object> finding = new LinkedHashMap<>();
             finding.put("id", f.id());
@@ -137,6 +152,13 @@ final class AnalyzeCommand implements Callable<Integer> {
                     .append(ras.nodes() > 0 ? ", " + ras.nodes() + " node(s) named" : "")
                     .append(ras.communicators() > 0 ? ", " + ras.communicators() + " communicator(s) detailed" : "")
                     .append(": ").append(ras.status()).append('\n');
+        }
+        if (report.inspector() != null) {
+            var inspector = report.inspector();
+            text.append("  NCCL Inspector: ").append(inspector.records()).append(" records, ").append(inspector.ranks()).append(" ranks, ")
+                    .append(inspector.communicators()).append(" communicator(s)\n");
+            inspector.collectives().stream().limit(12).forEach(c -> text.append("    ").append(c.collective()).append(' ').append(c.size())
+                    .append(": median ").append(c.busBandwidthGBps()).append(" GB/s bus bandwidth over ").append(c.ranks()).append(" ranks\n"));
         }
         if (report.bandwidth() != null) {
             var bw = report.bandwidth();

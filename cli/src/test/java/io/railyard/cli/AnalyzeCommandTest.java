@@ -45,6 +45,20 @@ class AnalyzeCommandTest {
     }
 
     @Test
+    void aDirectoryOfInspectorFilesIsOneJobsRecords(@TempDir Path dir) throws Exception {
+        String record = Files.readString(HelmTool.REPO.resolve("testdata/inspector/readme-record-v4.0.log")).strip();
+        Files.writeString(dir.resolve("gpu-node-a-pid1639453.log"), record + "\n" + record.replace("\"rank\":2", "\"rank\":3") + "\n");
+        Files.writeString(dir.resolve("gpu-node-b-pid1639460.log"), record.replace("\"rank\":2", "\"rank\":6")
+                .replace("485.119099", "240.5")); // its last line cut by the writer: no newline
+
+        CommandRun run = CommandRun.of("analyze", dir.toString());
+
+        assertThat(run.exitCode()).as(run.err()).isZero();
+        assertThat(run.out()).startsWith(dir + ": nccl-inspector\n").contains("  NCCL Inspector: 3 records, 8 ranks, 1 communicator(s)\n",
+                "    AllReduce 16 GiB: median 485.1 GB/s bus bandwidth over 3 ranks\n", "inspector-slow-rank: rank 6 on example-hostname runs AllReduce");
+    }
+
+    @Test
     void healthyLogExitsZero() {
         CommandRun run = CommandRun.of("analyze", log("nccl-ib-gdr-ok-aks-01.log"), log("ibstat-ndr-active-01.txt"));
 

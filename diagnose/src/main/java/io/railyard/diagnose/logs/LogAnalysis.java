@@ -49,6 +49,9 @@ public final class LogAnalysis {
             // only where the input's head holds a RAS report: the other inputs pay nothing for it (bench/analyze-vs-grep.sh)
             analyzers.put("nccl-ras", new RasAnalyzer(findings));
         }
+        if (!binary && InspectorAnalyzer.startsWithRecords(text)) { // the same for NCCL Inspector's files
+            analyzers.put("nccl-inspector", new InspectorAnalyzer(findings));
+        }
         List<Analyzer> all = List.copyOf(analyzers.values());
         long lines = LineReader.forEachLine(text, line -> {
             int info = line.indexOf(NCCL_INFO, 0);

@@ -6,10 +6,10 @@ import java.util.OptionalDouble;
 
 /**
  * What one input showed: its kind, the NCCL network facts, benchmark results, node tool port facts, and findings.
- * {@code nccl}, {@code bandwidth} and {@code ras} are null where they do not apply.
+ * {@code nccl}, {@code bandwidth}, {@code ras} and {@code inspector} are null where they do not apply.
  */
 public record LogReport(String file, String kind, NcclSummary nccl, Bandwidth bandwidth, List<PortFacts> ports, RasSummary ras,
-        List<Finding> findings) {
+        InspectorSummary inspector, List<Finding> findings) {
     static final int MAX_ROWS = 1000;
 
     public LogReport {
@@ -30,6 +30,7 @@ public record LogReport(String file, String kind, NcclSummary nccl, Bandwidth ba
         NcclSummary nccl;
         Bandwidth bandwidth;
         RasSummary ras;
+        InspectorSummary inspector;
         final List<PortFacts> ports = new ArrayList<>();
 
         Builder(String file, Findings findings, OptionalDouble lineRateGbps) {
@@ -39,7 +40,7 @@ public record LogReport(String file, String kind, NcclSummary nccl, Bandwidth ba
         }
 
         LogReport build() {
-            return new LogReport(file, kind, nccl, bandwidth, ports, ras, findings.list());
+            return new LogReport(file, kind, nccl, bandwidth, ports, ras, inspector, findings.list());
         }
     }
 }

@@ -161,14 +161,7 @@ final class NcclLogAnalyzer implements Analyzer {
                     read(line); // every rank says "Using network IB" for every communicator: the known one says nothing new
                 }
             }
-            case 'N' -> {
-                if (line.startsWith(VARIABLE, message)) {
-                    tuning.setting(line, message);
-                }
-                if (!repeatedDevices(line)) {
-                    read(line); // and "NET/IB : Using [0]mlx5_0:1/IB ..." with only its own out-of-band address changed
-                }
-            }
+            case 'N' -> startingWithN(line, message);
             case 'B', 'G', 'F', 'I', 'P' -> read(line);
             case 'R' -> { // NCCL 2.3 and 2.4 name a ring's connections: "Ring 00 : 0 -> 1 via NET/Socket/0"
                 int via = line.indexOf(VIA_NET, message);
@@ -182,6 +175,16 @@ final class NcclLogAnalyzer implements Analyzer {
                 }
             }
             default -> { } // collective traces, comm setup, rings and trees: nothing about the network
+        }
+    }
+
+    /** A variable NCCL says it took ("NCCL_CROSS_NIC set by environment to 1."), or "NET/..." lines. Out of acceptInfo, which stays small. */
+    private void startingWithN(Line line, int message) {
+        if (line.startsWith(VARIABLE, message)) {
+            tuning.setting(line, message);
+        }
+        if (!repeatedDevices(line)) {
+            read(line); // and "NET/IB : Using [0]mlx5_0:1/IB ..." with only its own out-of-band address changed
         }
     }
 
@@ -268,8 +271,9 @@ final class NcclLogAnalyzer implements Analyzer {
 
     /** A channel line; most lines of a large log are these, so they are read as bytes. */
     private void connection(Line line, int via) {
-        netConnections++;
-        tuning.connection(line);
+        if (++netConnections <= NcclTuningLines.CONNECTION_LINES) { // the first communicators' set-up shows how channels run
+            tuning.connection(line);
+        }
         int net = via + VIA_NET.length();
         boolean socket = line.startsWith(SOCKET, net);
         if (socket) {

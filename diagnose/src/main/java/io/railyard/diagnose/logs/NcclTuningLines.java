@@ -16,6 +16,11 @@ final class NcclTuningLines {
             "(?:Channel|Ring) (\\d+)(?:/\\d+)? : (\\d+)(?:\\[\\w+\\])? -> (\\d+)(?:\\[\\w+\\])? \\[(send|receive)\\] via NET/([\\w.]+)/(\\d+)");
     /** Channels remembered, each by rank: enough for 64 channels of 512 ranks, and a bound on a log that never ends. */
     private static final int MAX_CHANNELS = 32_768;
+    /**
+     * Connection lines read: each communicator's set-up prints them again, so the first ones (64 channels of 64 ranks)
+     * show how the channels run, and a large log's millions more would cost a regex each (bench/analyze-vs-grep.sh).
+     */
+    static final int CONNECTION_LINES = 4_096;
 
     private record Nics(String receive, String send, long line, String text) {}
 
@@ -42,7 +47,7 @@ final class NcclTuningLines {
         }
     }
 
-    /** A channel's connection over the network: the NIC its local rank (the receiver, or the sender) uses. */
+    /** A channel's connection over the network (one of the first {@value #CONNECTION_LINES}): the NIC its local rank uses. */
     void connection(Line line) {
         if (crossing != null || channels.size() >= MAX_CHANNELS) {
             return;

@@ -1,0 +1,176 @@
+package io.railyard.diagnose.logs;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * NCCL Inspector's JSON lines (format v4.0: one object per collective per communicator, {@code header},
+ * {@code metadata}, {@code coll_perf} or {@code p2p_perf}), from one file or a directory of them: each collective and
+ * message size's bus bandwidth, rank by rank, and the ranks that run below 80 % of the job's median. Memory is bounded:
+ * the last {@value #KEPT} records of each rank, collective and size.
+ */
+final class InspectorAnalyzer implements Analyzer {
+    /** Made on the first record: starting Jackson costs a tenth of a second that logs without records must not pay. */
+    private static final class Json {
+        static final ObjectMapper MAPPER = new ObjectMapper();
+    }
+    private static final String HEADER = "{\"header\"";
+    private static final int HEAD_BYTES = 64 << 10;
+    static final double SLOW = 0.8;
+    private static final int KEPT = 64;
+    private static final int MAX_KEYS = 20_000;
+
+    private record Key(String collective, long sizeBucket) {}
+
+    private static final class Samples {
+        final double[] values = new double[KEPT];
+        long count;
+
+        void add(double value) {
+            values[(int) (count++ % KEPT)] = value;
+        }
+
+        double median() {
+            double[] kept = Arrays.copyOf(values, (int) Math.min(count, KEPT));
+            Arrays.sort(kept);
+            return kept.length % 2 == 1 ? kept[kept.length / 2] : (kept[kept.length / 2 - 1] + kept[kept.length / 2]) / 2;
+        }
+    }
+
+    private final Findings findings;
+    private final Map<Key, Map<Integer, Samples>> byKey = new LinkedHashMap<>();
+    private final Map<Integer, String> hosts = new HashMap<>();
+    private final Map<Integer, long[]> firstLines = new HashMap<>();
+    private final Map<Integer, String> firstTexts = new HashMap<>();
+    private final Set<String> communicators = new HashSet<>();
+    private long hits;
+    private int ranks;
+
+    /** Whether the input's head holds an Inspector record: the analyzer runs only then (a paste of them starts with them). */
+    static boolean startsWithRecords(java.io.InputStream input) throws IOException {
+        byte[] bytes = new byte[HEAD_BYTES];
+        input.mark(HEAD_BYTES);
+        int read = input.readNBytes(bytes, 0, HEAD_BYTES);
+        input.reset();
+        return new String(bytes, 0, read, java.nio.charset.StandardCharsets.ISO_8859_1).contains(HEADER);
+    }
+
+    InspectorAnalyzer(Findings findings) {
+        this.findings = findings;
+    }
+
+    @Override
+    public void accept(Line line) {
+        int at = 0;
+        while (at < line.length() && at < 8 && line.charAt(at) == ' ') {
+            at++;
+        }
+        if (!line.startsWith(HEADER, at)) { // in place: most lines of a large log are not Inspector's, and cost nothing here
+            return;
+        }
+        String text = line.text().strip();
+        if (!text.contains("_perf\"")) {
+            return;
+        }
+        JsonNode record;
+        try {
+            record = Json.MAPPER.readTree(text);
+        } catch (IOException e) {
+            return; // a line cut by the paste or by a file still being written
+        }
+        JsonNode header = record.path("header");
+        JsonNode perf = record.has("coll_perf") ? record.path("coll_perf") : record.path("p2p_perf");
+        if (!header.has("rank") || perf.isMissingNode()) {
+            return;
+        }
+        hits++;
+        int rank = header.path("rank").asInt();
+        ranks = Math.max(ranks, header.path("n_ranks").asInt(0));
+        communicators.add(header.path("id").asText(""));
+        hosts.putIfAbsent(rank, record.path("metadata").path("hostname").asText(null));
+        firstLines.putIfAbsent(rank, new long[] {line.number()});
+        firstTexts.putIfAbsent(rank, line.text());
+        boolean collective = record.has("coll_perf");
+        String name = collective ? perf.path("coll").asText("?") : perf.path("p2p").asText("P2P");
+        long size = collective ? perf.path("coll_msg_size_bytes").asLong(0) : perf.path("p2p_msg_size_bytes").asLong(0);
+        double busBw = collective ? perf.path("coll_busbw_gbs").asDouble(Double.NaN) : perf.path("p2p_busbw_gbs").asDouble(Double.NaN);
+        Key key = new Key(name, Long.highestOneBit(Math.max(1, size)));
+        if (Double.isNaN(busBw) || !byKey.containsKey(key) && byKey.size() >= MAX_KEYS) {
+            return;
+        }
+        byKey.computeIfAbsent(key, k -> new HashMap<>()).computeIfAbsent(rank, r -> new Samples()).add(busBw);
+    }
+
+    @Override
+    public long hits() {
+        return hits;
+    }
+
+    @Override
+    public void finish(LogReport.Builder report) {
+        if (hits == 0) {
+            return;
+        }
+        List<InspectorSummary.Collective> collectives = new ArrayList<>();
+        List<InspectorSummary.SlowRank> slow = new ArrayList<>();
+        byKey.forEach((key, perRank) -> {
+            Map<Integer, Double> medians = new HashMap<>();
+            perRank.forEach((rank, samples) -> medians.put(rank, samples.median()));
+            double job = median(medians.values().stream().mapToDouble(Double::doubleValue).toArray());
+            long records = perRank.values().stream().mapToLong(s -> s.count).sum();
+            collectives.add(new InspectorSummary.Collective(key.collective(), size(key.sizeBucket()), round(job), perRank.size(), records));
+            if (medians.size() > 1 && job > 0) {
+                medians.forEach((rank, median) -> {
+                    if (median < SLOW * job) {
+                        slow.add(new InspectorSummary.SlowRank(rank, hosts.get(rank), key.collective(), size(key.sizeBucket()), round(median),
+                                round(100 * median / job)));
+                    }
+                });
+            }
+        });
+        collectives.sort(Comparator.comparingLong(InspectorSummary.Collective::records).reversed());
+        slow.sort(Comparator.comparingDouble(InspectorSummary.SlowRank::percent));
+        report.inspector = new InspectorSummary(Math.max(ranks, hosts.size()), communicators.size(), hits, collectives, slow);
+        slow.stream().map(InspectorSummary.SlowRank::rank).distinct().limit(8).forEach(rank -> {
+            InspectorSummary.SlowRank worst = slow.stream().filter(s -> s.rank() == rank).findFirst().orElseThrow();
+            findings.add("inspector-slow-rank", Severity.WARN, "rank " + rank + (worst.host() == null ? "" : " on " + worst.host()) + " runs "
+                            + worst.collective() + " of " + worst.size() + " at " + worst.busBandwidthGBps() + " GB/s bus bandwidth, "
+                            + worst.percent() + "% of the job's median",
+                    "a slow rank holds every collective back: look at its node's NICs (railyard doctor; a port trained down, "
+                            + "errors, congestion in port_xmit_wait) and at what else runs on its GPUs",
+                    firstLines.get(rank)[0], firstTexts.get(rank));
+        });
+    }
+
+    private static double median(double[] values) {
+        Arrays.sort(values);
+        return values.length == 0 ? 0 : values.length % 2 == 1 ? values[values.length / 2]
+                : (values[values.length / 2 - 1] + values[values.length / 2]) / 2;
+    }
+
+    private static double round(double value) {
+        return Math.round(value * 10) / 10.0;
+    }
+
+    /** A message size bucket as people say it: 1 GiB, 64 MiB, 512 KiB. */
+    static String size(long bytes) {
+        String[] units = {"B", "KiB", "MiB", "GiB", "TiB"};
+        int unit = 0;
+        long value = bytes;
+        while (value >= 1024 && unit < units.length - 1) {
+            value /= 1024;
+            unit++;
+        }
+        return value + " " + units[unit];
+    }
+}
