@@ -1,7 +1,6 @@
 package io.railyard.diagnose.logs;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
+import io.railyard.diagnose.inspector.InspectorRecord;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -11,6 +10,7 @@ import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 
 /**
@@ -20,11 +20,7 @@ import java.util.Set;
  * the last {@value #KEPT} records of each rank, collective and size.
  */
 final class InspectorAnalyzer implements Analyzer {
-    /** Made on the first record: starting Jackson costs a tenth of a second that logs without records must not pay. */
-    private static final class Json {
-        static final ObjectMapper MAPPER = new ObjectMapper();
-    }
-    private static final String HEADER = "{\"header\"";
+    private static final String HEADER = InspectorRecord.START;
     private static final int HEAD_BYTES = 64 << 10;
     static final double SLOW = 0.8;
     private static final int KEPT = 64;
@@ -78,34 +74,21 @@ final class InspectorAnalyzer implements Analyzer {
         if (!line.startsWith(HEADER, at)) { // in place: most lines of a large log are not Inspector's, and cost nothing here
             return;
         }
-        String text = line.text().strip();
-        if (!text.contains("_perf\"")) {
-            return;
-        }
-        JsonNode record;
-        try {
-            record = Json.MAPPER.readTree(text);
-        } catch (IOException e) {
+        Optional<InspectorRecord> parsed = InspectorRecord.parse(line.text());
+        if (parsed.isEmpty()) {
             return; // a line cut by the paste or by a file still being written
         }
-        JsonNode header = record.path("header");
-        JsonNode perf = record.has("coll_perf") ? record.path("coll_perf") : record.path("p2p_perf");
-        if (!header.has("rank") || perf.isMissingNode()) {
-            return;
-        }
+        InspectorRecord record = parsed.get();
         hits++;
-        int rank = header.path("rank").asInt();
-        ranks = Math.max(ranks, header.path("n_ranks").asInt(0));
-        communicators.add(header.path("id").asText(""));
-        hosts.putIfAbsent(rank, record.path("metadata").path("hostname").asText(null));
+        int rank = record.rank();
+        ranks = Math.max(ranks, record.ranks());
+        communicators.add(record.communicator());
+        hosts.putIfAbsent(rank, record.host());
         firstLines.putIfAbsent(rank, new long[] {line.number()});
         firstTexts.putIfAbsent(rank, line.text());
-        boolean collective = record.has("coll_perf");
-        String name = collective ? perf.path("coll").asText("?") : perf.path("p2p").asText("P2P");
-        long size = collective ? perf.path("coll_msg_size_bytes").asLong(0) : perf.path("p2p_msg_size_bytes").asLong(0);
-        double busBw = collective ? perf.path("coll_busbw_gbs").asDouble(Double.NaN) : perf.path("p2p_busbw_gbs").asDouble(Double.NaN);
-        Key key = new Key(name, Long.highestOneBit(Math.max(1, size)));
-        if (Double.isNaN(busBw) || !byKey.containsKey(key) && byKey.size() >= MAX_KEYS) {
+        Key key = new Key(record.operation(), record.sizeBucket());
+        double busBw = record.busBandwidthGBps();
+        if (!byKey.containsKey(key) && byKey.size() >= MAX_KEYS) {
             return;
         }
         byKey.computeIfAbsent(key, k -> new HashMap<>()).computeIfAbsent(rank, r -> new Samples()).add(busBw);
@@ -128,11 +111,11 @@ final class InspectorAnalyzer implements Analyzer {
             perRank.forEach((rank, samples) -> medians.put(rank, samples.median()));
             double job = median(medians.values().stream().mapToDouble(Double::doubleValue).toArray());
             long records = perRank.values().stream().mapToLong(s -> s.count).sum();
-            collectives.add(new InspectorSummary.Collective(key.collective(), size(key.sizeBucket()), round(job), perRank.size(), records));
+            collectives.add(new InspectorSummary.Collective(key.collective(), InspectorRecord.size(key.sizeBucket()), round(job), perRank.size(), records));
             if (medians.size() > 1 && job > 0) {
                 medians.forEach((rank, median) -> {
                     if (median < SLOW * job) {
-                        slow.add(new InspectorSummary.SlowRank(rank, hosts.get(rank), key.collective(), size(key.sizeBucket()), round(median),
+                        slow.add(new InspectorSummary.SlowRank(rank, hosts.get(rank), key.collective(), InspectorRecord.size(key.sizeBucket()), round(median),
                                 round(100 * median / job)));
                     }
                 });
@@ -162,15 +145,4 @@ final class InspectorAnalyzer implements Analyzer {
         return Math.round(value * 10) / 10.0;
     }
 
-    /** A message size bucket as people say it: 1 GiB, 64 MiB, 512 KiB. */
-    static String size(long bytes) {
-        String[] units = {"B", "KiB", "MiB", "GiB", "TiB"};
-        int unit = 0;
-        long value = bytes;
-        while (value >= 1024 && unit < units.length - 1) {
-            value /= 1024;
-            unit++;
-        }
-        return value + " " + units[unit];
-    }
 }
