@@ -92,6 +92,12 @@ public final class JobValidation {
                 errors.add("spec.runPolicy.ttlSecondsAfterFinished: must be at least 0");
             }
         }
+        if (spec.monitoring != null && spec.monitoring.ncclInspector != null) {
+            var inspector = spec.monitoring.ncclInspector;
+            between(errors, "spec.monitoring.ncclInspector.intervalSeconds", inspector.intervalSeconds, 5, 3600);
+            between(errors, "spec.monitoring.ncclInspector.slowPercent", inspector.slowPercent, 1, 100);
+            between(errors, "spec.monitoring.ncclInspector.windows", inspector.windows, 1, 100);
+        }
         if (spec.monitoring != null && spec.monitoring.hangDetection != null) {
             var hang = spec.monitoring.hangDetection;
             between(errors, "spec.monitoring.hangDetection.intervalSeconds", hang.intervalSeconds, 5, 3600);

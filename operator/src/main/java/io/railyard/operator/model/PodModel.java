@@ -95,9 +95,18 @@ final class PodModel {
                 spec.addToInitContainers(loader(name, volume));
             }
         });
-        if (index == 0 && HangWatch.enabled(job.getSpec())) {
+        boolean watched = index == 0 && HangWatch.enabled(job.getSpec());
+        if (watched) {
             volumes.add(HangWatch.noToken());
             spec.addToInitContainers(HangWatch.sidecar(settings, railyardImage));
+        }
+        boolean inspected = InspectorSidecar.enabled(job.getSpec());
+        if (inspected) {
+            volumes.add(InspectorSidecar.dumpDir());
+            mounts.add(InspectorSidecar.trainerMount());
+            if (!watched) {
+                volumes.add(HangWatch.noToken());
+            }
         }
         if (settings.topologyOrder()) {
             volumes.add(new VolumeBuilder().withName("pod-info").withNewDownwardAPI().addNewItem().withPath("annotations")
@@ -105,6 +114,9 @@ final class PodModel {
             volumes.add(new VolumeBuilder().withName("rank").withNewEmptyDir().endEmptyDir().build());
             mounts.add(new VolumeMountBuilder().withName("rank").withMountPath(RANK_DIR).withReadOnly(true).build());
             spec.addToInitContainers(awaitRank(railyardImage));
+        }
+        if (inspected) { // after await-rank: its rank label is set by then
+            spec.addToInitContainers(InspectorSidecar.sidecar(settings, railyardImage));
         }
         if (settings.podTemplate().volumes != null) {
             volumes.addAll(settings.podTemplate().volumes);

@@ -39,6 +39,9 @@ final class TrainerEnvironment {
             // jobs on one node's network would share RAS's default port and answer for each other
             env.put("NCCL_RAS_ADDR", HangWatch.rasAddress(settings));
         }
+        if (InspectorSidecar.enabled(settings.spec())) {
+            env.putAll(InspectorSidecar.trainerEnv(settings));
+        }
         if (settings.rdma().env != null) {
             env.putAll(settings.rdma().env);
         }

@@ -40,6 +40,7 @@ public final class TrainingJobModel {
                     + job.getSpec().gpusPerNode + " GPUs, so NCCL uses one rail; set devicesPerNode to the node's RDMA ports ("
                     + job.getSpec().gpusPerNode + " on a node with a NIC per GPU)");
         }
+        warnings.addAll(InspectorSidecar.warnings(settings));
         HostPaths.disallowed(job, defaults.allowedHostPaths()).forEach(problem -> warnings.add(problem + "; the operator refuses the job"));
         objects.addAll(pods);
         return new Desired(objects, warnings);

@@ -67,6 +67,46 @@ class TrainingJobModelTest {
     }
 
     @Test
+    void everyPodGetsTheInspectorPluginsVariablesAndTheNcclSpeedSidecarWithoutAToken() {
+        TrainingJob job = Jobs.yaml("{image: pytorch, script: t.py, nodes: 2, gpusPerNode: 8, rdma: {devicesPerNode: 8},"
+                + " monitoring: {ncclInspector: {enabled: true, intervalSeconds: 15}}}");
+        List<Pod> pods = Jobs.pods(job);
+
+        assertThat(pods).hasSize(2).allSatisfy(pod -> {
+            io.fabric8.kubernetes.api.model.Container speed = pod.getSpec().getInitContainers().stream()
+                    .filter(c -> c.getName().equals("nccl-speed")).findFirst().orElseThrow();
+            assertThat(speed.getRestartPolicy()).as("a native sidecar").isEqualTo("Always");
+            assertThat(speed.getArgs()).containsExactly("nccl-speed", "--dir", "/var/run/railyard/nccl-inspector", "--interval", "15",
+                    "--listen", "0.0.0.0:9403", "--trainingjob", "job", "--rank", "$(RAILYARD_RANK)");
+            assertThat(speed.getEnv()).anySatisfy(e -> assertThat(e.getValueFrom().getFieldRef().getFieldPath())
+                    .isEqualTo("metadata.labels['railyard.io/rank']"));
+            assertThat(speed.getVolumeMounts()).extracting(m -> m.getMountPath() + (Boolean.TRUE.equals(m.getReadOnly()) ? " ro" : ""))
+                    .containsExactly("/var/run/railyard/nccl-inspector ro", "/var/run/secrets/kubernetes.io/serviceaccount ro");
+            assertThat(env(pod)).containsEntry("NCCL_PROFILER_PLUGIN", "inspector").containsEntry("NCCL_INSPECTOR_ENABLE", "1")
+                    .containsEntry("NCCL_INSPECTOR_DUMP_THREAD_INTERVAL_MICROSECONDS", "15000000")
+                    .containsEntry("NCCL_INSPECTOR_DUMP_DIR", "/var/run/railyard/nccl-inspector");
+            assertThat(trainer(pod).getVolumeMounts()).anySatisfy(m -> assertThat(m.getMountPath()).isEqualTo("/var/run/railyard/nccl-inspector"));
+        });
+        assertThat(Jobs.pods(Jobs.yaml("{image: pytorch, script: t.py, nodes: 2, gpusPerNode: 8}")))
+                .as("off unless enabled").allSatisfy(pod -> assertThat(env(pod)).doesNotContainKey("NCCL_INSPECTOR_ENABLE"));
+    }
+
+    @Test
+    void aUsersOwnInspectorVariablesWinAndRenderSaysSo() {
+        TrainingJob job = Jobs.yaml("{image: pytorch, script: t.py, nodes: 2, gpusPerNode: 8, rdma: {devicesPerNode: 8,"
+                + " env: {NCCL_PROFILER_PLUGIN: /opt/nccl/libnccl-profiler-inspector.so}}, monitoring: {ncclInspector: {enabled: true}}}");
+
+        TrainingJobModel.Desired desired = TrainingJobModel.desired(job, new OperatorDefaults("railyard:test", "rdma/rdma"));
+
+        Pod pod = desired.objects().stream().filter(Pod.class::isInstance).map(Pod.class::cast).findFirst().orElseThrow();
+        assertThat(env(pod)).containsEntry("NCCL_PROFILER_PLUGIN", "/opt/nccl/libnccl-profiler-inspector.so")
+                .containsEntry("NCCL_INSPECTOR_DUMP_THREAD_INTERVAL_MICROSECONDS", "30000000");
+        assertThat(trainer(pod).getEnv()).filteredOn(e -> e.getName().equals("NCCL_PROFILER_PLUGIN")).hasSize(1);
+        assertThat(desired.warnings()).contains("spec.monitoring.ncclInspector: your own NCCL_PROFILER_PLUGIN is left as you set it;"
+                + " the nccl-speed sidecar reads /var/run/railyard/nccl-inspector");
+    }
+
+    @Test
     void theNextRunsPodsAvoidTheExcludedNodesAndCarryTheRun() {
         TrainingJob job = Jobs.yaml("{image: pytorch, script: t.py, nodes: 2, gpusPerNode: 8, rdma: {devicesPerNode: 8}}");
         job.setStatus(new io.railyard.api.TrainingJobStatus());
