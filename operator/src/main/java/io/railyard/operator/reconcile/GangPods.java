@@ -105,13 +105,15 @@ final class GangPods {
     }
 
     /**
-     * The job's Service, PodGroup and claim template, by the job's label rather than by what its spec would build (a
-     * job that failed validation builds nothing); a kind the cluster does not serve has nothing to delete.
+     * The job's Service, PodGroup and claim template, found by the job's label rather than by what its spec would build
+     * (a job that failed validation builds nothing), each deleted by name: the operator's RBAC has list and delete on
+     * them, not deletecollection. A kind the cluster does not serve has nothing to delete.
      */
     static void deleteOwned(KubernetesClient client, TrainingJob job) {
         for (Class<? extends HasMetadata> kind : List.<Class<? extends HasMetadata>>of(Service.class, PodGroup.class, ResourceClaimTemplate.class)) {
             try {
-                client.resources(kind).inNamespace(job.getMetadata().getNamespace()).withLabel(Names.JOB_LABEL, job.getMetadata().getName()).delete();
+                client.resources(kind).inNamespace(job.getMetadata().getNamespace()).withLabel(Names.JOB_LABEL, job.getMetadata().getName())
+                        .list().getItems().forEach(owned -> client.resource(owned).delete());
             } catch (KubernetesClientException e) {
                 if (e.getCode() != 404) {
                     throw e;

@@ -404,6 +404,15 @@ class TrainingJobReconcilerTest {
             assertThat(client.resources(PodGroup.class).inNamespace("ns").withName("gone").get()).isNull();
             assertThat(job("gone")).isNull();
         });
+        // the operator's RBAC has delete on services and PodGroups, not deletecollection: one DELETE by name each
+        List<String> deletes = new ArrayList<>();
+        for (RecordedRequest request; (request = server.takeRequest(100, TimeUnit.MILLISECONDS)) != null; ) {
+            if (request.getMethod().equals("DELETE")) {
+                deletes.add(request.getPath());
+            }
+        }
+        assertThat(deletes).contains("/api/v1/namespaces/ns/services/gone", "/apis/scheduling.volcano.sh/v1beta1/namespaces/ns/podgroups/gone")
+                .noneMatch(path -> path.matches(".*/(services|podgroups|resourceclaimtemplates)\\?.*"));
     }
 
     @Test
