@@ -51,6 +51,10 @@ final class StatusCommand implements Callable<Integer> {
                     }
                 }
             }
+            if (io.railyard.operator.model.InspectorSidecar.enabled(job.getSpec())) {
+                out.println("  NCCL Inspector: each pod's " + io.railyard.operator.model.InspectorSidecar.CONTAINER
+                        + " sidecar serves each interval's bus bandwidth on /metrics (railyard_nccl_bus_bandwidth_gbps)");
+            }
             if (status != null && status.excludedNodes != null) {
                 status.excludedNodes.forEach(excluded -> out.println("  excluded node " + excluded.node + ": " + excluded.reason
                         + " since " + excluded.since));

@@ -100,7 +100,7 @@ class SubmitCommandTest {
                         apiVersion: railyard.io/v1alpha1
                         kind: TrainingJob
                         metadata: {name: bumpy, namespace: ns}
-                        spec: {image: pytorch, script: t.py, nodes: 2, gpusPerNode: 8}
+                        spec: {image: pytorch, script: t.py, nodes: 2, gpusPerNode: 8, monitoring: {ncclInspector: {enabled: true}}}
                         status:
                           phase: Failed
                           restarts: 4
@@ -119,6 +119,8 @@ class SubmitCommandTest {
         String out = CommandRun.of("status", "bumpy", "--kubeconfig", MockKubeconfig.write(dir, client).toString()).out();
 
         assertThat(out).startsWith("bumpy: Failed, scheduled 0 of 2, running 0 of 2, restarts 4 (1 job, 2 node, 1 preemption)\n")
+                .contains("  NCCL Inspector: each pod's nccl-speed sidecar serves each interval's bus bandwidth on /metrics"
+                        + " (railyard_nccl_bus_bandwidth_gbps)\n")
                 .contains("  excluded node gpu-7: RdmaPortDown since " + t2 + "\n")
                 .contains("  restart at " + t1 + " (Job, ContainerFailed): pod bumpy-1 container trainer exited with code 1 (Error)\n")
                 .contains("  restart at " + t3 + " (Node, NodeNotReady): node gpu-2 is NotReady\n")
