@@ -29,6 +29,12 @@ public record ContainerExtras(Optional<Path> topology, String fabricShape, int f
 
     /** The same extras with the fabric as these node labels now give it. */
     public ContainerExtras withLabels(Map<String, String> nodeLabels) {
+        NcclTuning.Fabric fabric = fabric(nodeLabels);
+        return new ContainerExtras(topology, fabric.shape(), fabric.tiers(), graceC2c);
+    }
+
+    /** The fabric's shape and tiers as a node's {@code railyard.io/fabric.*} labels give them; adaptive routing not said. */
+    public static NcclTuning.Fabric fabric(Map<String, String> nodeLabels) {
         String shape = nodeLabels.get(FabricShape.SHAPE_LABEL);
         if (shape != null) {
             try {
@@ -43,7 +49,7 @@ public record ContainerExtras(Optional<Path> topology, String fabricShape, int f
         if (tierLabel.matches("[1-9]")) {
             tiers = Integer.parseInt(tierLabel);
         }
-        return new ContainerExtras(topology, shape, tiers, graceC2c);
+        return new NcclTuning.Fabric(shape, tiers, null);
     }
 
     /** The node labels the tuning goes by. */

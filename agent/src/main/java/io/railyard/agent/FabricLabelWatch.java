@@ -26,8 +26,9 @@ public final class FabricLabelWatch implements AutoCloseable {
 
     /** @param known the labels the agent started with */
     public static FabricLabelWatch start(KubernetesClient client, String nodeName, Map<String, String> known, Consumer<Map<String, String>> changed) {
-        Map<String, String>[] last = new Map[] {fabric(known)};
         ResourceEventHandler<Node> handler = new ResourceEventHandler<>() {
+            private Map<String, String> last = fabric(known);
+
             @Override
             public void onAdd(Node node) {
                 seen(node);
@@ -46,9 +47,9 @@ public final class FabricLabelWatch implements AutoCloseable {
             private synchronized void seen(Node node) {
                 Map<String, String> labels = node.getMetadata().getLabels() == null ? Map.of() : node.getMetadata().getLabels();
                 Map<String, String> now = fabric(labels);
-                if (!now.equals(last[0])) {
+                if (!now.equals(last)) {
                     LOG.info("node {}'s fabric labels are now {}: NCCL is tuned by them from the next allocation", nodeName, now);
-                    last[0] = now;
+                    last = now;
                     changed.accept(labels);
                 }
             }

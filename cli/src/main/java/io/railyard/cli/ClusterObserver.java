@@ -73,10 +73,7 @@ final class ClusterObserver {
                     .forEach(plugins::add);
         }
         Map<String, String> labels = node.getMetadata().getLabels() == null ? Map.of() : node.getMetadata().getLabels();
-        String tiers = labels.getOrDefault(io.railyard.fabric.FabricShape.TIERS_LABEL, "");
-        io.railyard.node.NcclTuning.Fabric fabric = new io.railyard.node.NcclTuning.Fabric(labels.get(io.railyard.fabric.FabricShape.SHAPE_LABEL),
-                tiers.matches("[1-9]") ? Integer.parseInt(tiers) : 0, null);
-        return new ClusterView(nodeName, true, allocatable, plugins, rdmaProblems(node), fabric);
+        return new ClusterView(nodeName, true, allocatable, plugins, rdmaProblems(node), io.railyard.agent.ContainerExtras.fabric(labels));
     }
 
     /** The agent's RDMA conditions that are True on a Node: {@code RdmaPortDown: mlx5_3 port 1: DOWN/Polling since …}. */

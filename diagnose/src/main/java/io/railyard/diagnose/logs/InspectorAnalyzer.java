@@ -37,16 +37,14 @@ final class InspectorAnalyzer implements Analyzer {
         }
 
         double median() {
-            double[] kept = Arrays.copyOf(values, (int) Math.min(count, KEPT));
-            Arrays.sort(kept);
-            return kept.length % 2 == 1 ? kept[kept.length / 2] : (kept[kept.length / 2 - 1] + kept[kept.length / 2]) / 2;
+            return InspectorAnalyzer.median(Arrays.copyOf(values, (int) Math.min(count, KEPT)));
         }
     }
 
     private final Findings findings;
     private final Map<Key, Map<Integer, Samples>> byKey = new LinkedHashMap<>();
     private final Map<Integer, String> hosts = new HashMap<>();
-    private final Map<Integer, long[]> firstLines = new HashMap<>();
+    private final Map<Integer, Long> firstLines = new HashMap<>();
     private final Map<Integer, String> firstTexts = new HashMap<>();
     private final Set<String> communicators = new HashSet<>();
     private long hits;
@@ -84,7 +82,7 @@ final class InspectorAnalyzer implements Analyzer {
         ranks = Math.max(ranks, record.ranks());
         communicators.add(record.communicator());
         hosts.putIfAbsent(rank, record.host());
-        firstLines.putIfAbsent(rank, new long[] {line.number()});
+        firstLines.putIfAbsent(rank, line.number());
         firstTexts.putIfAbsent(rank, line.text());
         Key key = new Key(record.operation(), record.sizeBucket());
         double busBw = record.busBandwidthGBps();
@@ -131,7 +129,7 @@ final class InspectorAnalyzer implements Analyzer {
                             + worst.percent() + "% of the job's median",
                     "a slow rank holds every collective back: look at its node's NICs (railyard doctor; a port trained down, "
                             + "errors, congestion in port_xmit_wait) and at what else runs on its GPUs",
-                    firstLines.get(rank)[0], firstTexts.get(rank));
+                    firstLines.get(rank), firstTexts.get(rank));
         });
     }
 

@@ -150,7 +150,7 @@ final class RasAnalyzer implements Analyzer {
         builder.ras = new RasSummary(parsed.ncclVersion(), parsed.ranks(), hosts.size(), parsed.communicators().size(), status);
         if (!parsed.dead().isEmpty()) {
             findings.add("ras-dead-process", Severity.ERROR, "RAS considers " + parsed.dead().size() + " NCCL process(es) dead: "
-                            + parsed.dead().stream().map(RasAnalyzer::who).collect(Collectors.joining("; ")),
+                            + parsed.dead().stream().map(RasReport.Rank::describe).collect(Collectors.joining("; ")),
                     "the process is gone or its node unreachable: check that pod and node (railyard doctor on it); the job "
                             + "cannot progress until it is restarted", firstLine, firstText);
         } else if (!missing.isEmpty()) {
@@ -175,15 +175,6 @@ final class RasAnalyzer implements Analyzer {
     }
 
     private static String who(HangDetector.Suspect s) {
-        return who(new RasReport.Rank(s.rank(), s.host(), s.pid(), s.cudaDev()));
-    }
-
-    private static String who(RasReport.Rank r) {
-        String gpu = r.cudaDev() >= 0 ? "GPU " + r.cudaDev() : "";
-        if (r.rank() < 0) {
-            return "process " + r.pid() + (r.host() == null ? "" : " on " + r.host()) + (gpu.isEmpty() ? "" : " (" + gpu + ")");
-        }
-        String process = r.pid() >= 0 ? "process " + r.pid() + (gpu.isEmpty() ? "" : ", " + gpu) : gpu;
-        return "rank " + r.rank() + (r.host() == null ? "" : " on " + r.host()) + (process.isEmpty() ? "" : " (" + process + ")");
+        return new RasReport.Rank(s.rank(), s.host(), s.pid(), s.cudaDev()).describe();
     }
 }

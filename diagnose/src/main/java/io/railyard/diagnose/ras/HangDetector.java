@@ -119,15 +119,6 @@ public final class HangDetector {
 
     /** A rank by its number and host; without a number, its process, host and GPU; an unnamed group by its reason. */
     private static String describe(Suspect s) {
-        String process = s.pid() < 0 ? "" : "process " + s.pid();
-        String gpu = s.cudaDev() < 0 ? "" : "GPU " + s.cudaDev();
-        if (s.rank() >= 0) {
-            String detail = String.join(", ", java.util.stream.Stream.of(process, gpu).filter(t -> !t.isEmpty()).toList());
-            return "rank " + s.rank() + (s.host() == null ? "" : " on " + s.host()) + (detail.isEmpty() ? "" : " (" + detail + ")") + ": " + s.reason();
-        }
-        if (s.pid() >= 0) {
-            return process + (s.host() == null ? "" : " on " + s.host()) + (gpu.isEmpty() ? "" : " (" + gpu + ")") + ": " + s.reason();
-        }
-        return s.reason();
+        return s.rank() < 0 && s.pid() < 0 ? s.reason() : new RasReport.Rank(s.rank(), s.host(), s.pid(), s.cudaDev()).describe() + ": " + s.reason();
     }
 }

@@ -10,7 +10,17 @@ import java.util.List;
 public record RasReport(String ncclVersion, List<Communicator> communicators, List<Group> groups, List<Rank> unresponsive, List<Rank> dead) {
 
     /** A rank of a communicator (or, with rank -1, a process) with its bootstrap address; pid and GPU -1 when unknown. */
-    public record Rank(int rank, String host, long pid, int cudaDev) {}
+    public record Rank(int rank, String host, long pid, int cudaDev) {
+        /** As a person names it: {@code rank 21 on 172.16.64.213 (process 3487984, GPU 5)}; without a rank, by its process. */
+        public String describe() {
+            String gpu = cudaDev >= 0 ? "GPU " + cudaDev : "";
+            if (rank < 0) {
+                return "process " + pid + (host == null ? "" : " on " + host) + (gpu.isEmpty() ? "" : " (" + gpu + ")");
+            }
+            String process = pid >= 0 ? "process " + pid + (gpu.isEmpty() ? "" : ", " + gpu) : gpu;
+            return "rank " + rank + (host == null ? "" : " on " + host) + (process.isEmpty() ? "" : " (" + process + ")");
+        }
+    }
 
     /** Ranks that launched up to the same count of one operation; {@code named} may list fewer than {@code size}. */
     public record Launched(long count, int size, List<Rank> named) {}

@@ -38,10 +38,6 @@ final class DueTimes extends AbstractEventSource<Void, TrainingJob> implements R
         }
     }
 
-    Instant of(ResourceID job) {
-        return due.get(job);
-    }
-
     @Override
     public void onResourceDeleted(TrainingJob job) {
         due.remove(ResourceID.fromResource(job));

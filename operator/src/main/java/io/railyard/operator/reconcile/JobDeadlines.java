@@ -7,7 +7,6 @@ import io.railyard.api.TrainingJob;
 import io.railyard.api.TrainingJobStatus;
 import io.railyard.operator.model.HangWatch;
 import io.railyard.operator.model.NodeFaults;
-import io.railyard.operator.model.PreflightGate;
 import io.railyard.operator.model.RestartBook;
 import java.time.Duration;
 import java.time.Instant;
@@ -26,8 +25,8 @@ final class JobDeadlines {
     /** How often rank 0's log is read until it says whether NCCL uses RDMA. */
     static final Duration RDMA_LOG_POLL = Duration.ofSeconds(10);
 
-    /** What the reconciler itself remembers of a job's times. */
-    record Kept(Instant lastWatched, Instant podsExpected) {}
+    /** What the reconciler itself remembers of a job's times; each null when there is none. */
+    record Kept(Instant lastWatched, Instant podsExpected, Instant preflightDecides) {}
 
     private JobDeadlines() {}
 
@@ -49,10 +48,8 @@ final class JobDeadlines {
         }
         RestartBook.nextRelease(status.excludedNodes, policy).ifPresent(due::add);
         Admission.nextTry(status).ifPresent(due::add);
-        if (kept.podsExpected() != null) {
-            due.add(kept.podsExpected());
-        }
-        Optional.ofNullable(PreflightGate.observe(job, pods, now).decidesAt()).ifPresent(due::add);
+        Optional.ofNullable(kept.podsExpected()).ifPresent(due::add);
+        Optional.ofNullable(kept.preflightDecides()).ifPresent(due::add);
         for (Pod pod : pods) {
             String node = pod.getSpec() == null ? null : pod.getSpec().getNodeName();
             if (node != null && pod.getMetadata().getDeletionTimestamp() == null) {

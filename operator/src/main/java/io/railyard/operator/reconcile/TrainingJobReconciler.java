@@ -64,6 +64,8 @@ public final class TrainingJobReconciler implements Reconciler<TrainingJob>, Cle
     private final PodExpectations expectations = new PodExpectations();
     /** When each job's nccl-watch log was last read. */
     private final Map<String, Instant> watchedAt = new java.util.concurrent.ConcurrentHashMap<>();
+    /** When each job's preflight gate stops waiting for its peers, as its last reconcile observed it. */
+    private final Map<String, Instant> preflightDecidesAt = new java.util.concurrent.ConcurrentHashMap<>();
     private final DueTimes dueTimes;
 
     /**
@@ -104,7 +106,7 @@ public final class TrainingJobReconciler implements Reconciler<TrainingJob>, Cle
     private void scheduleNext(TrainingJob job, Context<TrainingJob> context, Instant reconciledAt) {
         String run = String.valueOf(job.getStatus() == null || job.getStatus().restarts == null ? 0 : job.getStatus().restarts);
         List<Pod> pods = context.getSecondaryResources(Pod.class).stream().filter(pod -> ofRun(pod, run)).toList();
-        JobDeadlines.Kept kept = new JobDeadlines.Kept(watchedAt.get(key(job)), expectations.nextUnseen(key(job)));
+        JobDeadlines.Kept kept = new JobDeadlines.Kept(watchedAt.get(key(job)), expectations.nextUnseen(key(job)), preflightDecidesAt.get(key(job)));
         Optional<Instant> next = JobDeadlines.next(job, pods, name -> JobInformers.node(context, name), kept, reconciledAt);
         dueTimes.set(ResourceID.fromResource(job), next.filter(at -> at.isAfter(reconciledAt)).orElse(null));
     }
@@ -161,6 +163,11 @@ public final class TrainingJobReconciler implements Reconciler<TrainingJob>, Cle
         Set<String> deleted = expectations.deleted(key(job), PodExpectations.names(pods), clock.instant());
         GangState gang = GangState.observe(nodeCount, job.getMetadata().getName(), pods, deleted);
         PreflightGate.Result preflight = PreflightGate.observe(job, pods, clock.instant());
+        if (preflight.decidesAt() == null) {
+            preflightDecidesAt.remove(key(job));
+        } else {
+            preflightDecidesAt.put(key(job), preflight.decidesAt());
+        }
         if (preflight.state() == PreflightGate.State.FAILED) {
             writer.preflight(preflight.status());
             preflight.nodesToMark().forEach(node -> GangPods.markFailed(client, node));
@@ -319,6 +326,7 @@ public final class TrainingJobReconciler implements Reconciler<TrainingJob>, Cle
         metrics.removed(key(job));
         expectations.forget(key(job));
         watchedAt.remove(key(job));
+        preflightDecidesAt.remove(key(job));
         dueTimes.set(ResourceID.fromResource(job), null);
         GangPods.deletePods(client, job);
         GangPods.deleteOwned(client, job);
