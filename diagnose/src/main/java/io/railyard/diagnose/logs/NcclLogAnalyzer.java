@@ -372,7 +372,7 @@ final class NcclLogAnalyzer implements Analyzer {
         report.nccl = new NcclSummary(version, transport, transport.equals("plugin") || ibPlugin ? plugin : null, fallback, gdr,
                 hcas.stream().toList(), bootstrap, netConnections, gdrConnections);
         conclude(report.nccl, fallback);
-        tuning.finish(findings);
+        tuning.finish(findings, hcas.size());
     }
 
     private String transport() {

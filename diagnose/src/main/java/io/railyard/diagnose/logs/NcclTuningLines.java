@@ -24,8 +24,17 @@ final class NcclTuningLines {
 
     private record Nics(String receive, String send, long line, String text) {}
 
+    /** A line's {@code host:pid:tid [cudaDev]} prefix: which process said it. */
+    private static final Pattern PROCESS = Pattern.compile("^\\s*(\\S+):(\\d+):\\d+ \\[\\d+\\]");
+    private static final int MAX_PROCESSES = 4096;
+
     private final Map<String, String> settings = new HashMap<>();
     private final Map<String, Nics> channels = new HashMap<>();
+    /** The processes whose connections were read, and the NICs (NET/IB/1) those used. */
+    private final java.util.Set<String> processes = new java.util.HashSet<>();
+    private final java.util.Set<String> nicsUsed = new java.util.TreeSet<>();
+    private long firstConnectionLine;
+    private String firstConnectionText;
     private String crossing;
     private long crossingLine;
     private String crossingText;
@@ -56,6 +65,15 @@ final class NcclTuningLines {
         if (!m.find()) {
             return;
         }
+        Matcher process = PROCESS.matcher(line.text());
+        if (process.find() && processes.size() < MAX_PROCESSES) {
+            processes.add(process.group(1) + ":" + process.group(2));
+        }
+        nicsUsed.add(m.group(5) + "/" + m.group(6));
+        if (firstConnectionText == null) {
+            firstConnectionLine = line.number();
+            firstConnectionText = line.text();
+        }
         boolean receive = m.group(4).equals("receive");
         String rank = receive ? m.group(3) : m.group(2);
         String key = m.group(1) + "/" + rank;
@@ -72,7 +90,16 @@ final class NcclTuningLines {
         }
     }
 
-    void finish(Findings findings) {
+    /** @param nicsFound the NICs NCCL said it found ({@code NET/IB : Using [0]mlx5_0:1/IB ...}) */
+    void finish(Findings findings, int nicsFound) {
+        // as many processes as NICs: a whole node's ranks, each of which should have a NIC of its own
+        if (nicsFound > 1 && processes.size() >= nicsFound && !nicsUsed.isEmpty() && nicsUsed.size() < nicsFound) {
+            findings.add("nccl-nics-unused", Severity.WARN, "the channels of " + processes.size() + " processes use " + nicsUsed.size() + " of the "
+                            + nicsFound + " NICs NCCL found (NET/" + String.join(", NET/", nicsUsed) + ")",
+                    "a NIC no channel uses carries nothing: check NCCL_IB_HCA and each GPU's nearest NIC (railyard doctor's gpu-nic-affinity);"
+                            + " on a rail-optimized fabric NCCL_CROSS_NIC=0 keeps each GPU on its own rail",
+                    firstConnectionLine, firstConnectionText);
+        }
         String crossNic = settings.get("NCCL_CROSS_NIC");
         if (crossing != null) {
             findings.add("nccl-cross-rail", Severity.WARN, "rings cross NICs: " + crossing + " (NCCL_CROSS_NIC "

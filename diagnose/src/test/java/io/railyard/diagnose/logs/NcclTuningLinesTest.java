@@ -37,6 +37,24 @@ class NcclTuningLinesTest {
     }
 
     @Test
+    void aWholeNodesChannelsOnOneOfTheNicsNcclFoundAreNamed() {
+        StringBuilder log = new StringBuilder("gpu-node-1:1520:1520 [0] NCCL INFO NET/IB : Using [0]mlx5_0:1/IB [1]mlx5_1:1/IB [RO]; OOB ib0:10.0.0.1<0>\n");
+        for (int rank = 0; rank < 2; rank++) { // both local ranks' channels on NIC 0, in NCCL's own line format
+            for (int channel = 0; channel < 2; channel++) {
+                log.append(String.format("gpu-node-1:%d:%d [%d] NCCL INFO Channel %02d/0 : %d[%d] -> %d[%d] [send] via NET/IB/0/GDRDMA%n",
+                        1520 + rank, 1600 + rank, rank, channel, rank, rank, rank + 2, rank));
+            }
+        }
+
+        LogReport report = text(log.toString());
+
+        assertThat(Analyzed.finding(report, "nccl-nics-unused").summary())
+                .isEqualTo("the channels of 2 processes use 1 of the 2 NICs NCCL found (NET/IB/0)");
+        assertThat(file(A100).findings()).as("a real log of 4 ranks on more NICs than processes says nothing")
+                .noneMatch(f -> f.id().equals("nccl-nics-unused"));
+    }
+
+    @Test
     void messagesSplitOverManyQueuePairsAreNamed() {
         LogReport report = text("""
                 gpu-node-1:1520:1520 [0] NCCL INFO NCCL_IB_QPS_PER_CONNECTION set by environment to 8.
