@@ -3,7 +3,7 @@
 # idle agent's resident memory with the DaemonSet's JVM flags (tools/agent-jvm-options).
 #   bench/device-plugin.sh [ALLOCATE_CALLS] [HEALTH_ROUNDS] [RESTARTS] [POLL_MS]
 . "$(dirname "$0")/harness.sh"
-"$JAVA_HOME/bin/java" --enable-native-access=ALL-UNNAMED -cp "bench/target/classes:$cp" io.railyard.agent.DevicePluginBench "$@"
+"$JAVA_HOME/bin/java" --enable-native-access=ALL-UNNAMED -cp "bench/target/classes:$cp" io.railyard.bench.DevicePluginBench "$@"
 
 flags=$(grep -v '^#' tools/agent-jvm-options)
 dir=$(mktemp -d)

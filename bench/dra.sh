@@ -19,7 +19,7 @@ for run in $(seq "$runs"); do
   "$JAVA_HOME/bin/java" -XX:+UseSerialGC -cp "bench/target/classes:$cp" io.railyard.bench.MockApiServer <"$work/in.$run" >"$work/url.$run" 2>/dev/null &
   exec 3>"$work/in.$run"
   until [ -s "$work/url.$run" ]; do sleep 0.1; done
-  if ! "$JAVA_HOME/bin/java" -XX:+UseSerialGC -Xmx512m -cp "bench/target/classes:$cp" io.railyard.agent.dra.DraBench "$claims" "$warmup" "$changes" \
+  if ! "$JAVA_HOME/bin/java" -XX:+UseSerialGC -Xmx512m -cp "bench/target/classes:$cp" io.railyard.bench.DraBench "$claims" "$warmup" "$changes" \
       "$(head -1 "$work/url.$run")" cli/target/railyard.jar "${agent_options[@]}" >"$work/out" 2>"$work/err"; then
     grep -v -E '^(SLF4J|[A-Z][a-z]{2} [0-9]|INFO)' "$work/err" | head -20 >&2
     exit 1

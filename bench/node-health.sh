@@ -10,5 +10,5 @@ runs=${3:-3}
 warm=${4:-10}
 . "$(dirname "$0")/harness.sh"
 mapfile -t agent_options < <(agent_jvm_options)
-"$JAVA_HOME/bin/java" -XX:+UseSerialGC --enable-native-access=ALL-UNNAMED -Drailyard.bench.warmSeconds="$warm" -Drailyard.bench.pollMs="${POLL_MS:-500}" -cp "bench/target/classes:$cp" io.railyard.agent.health.NodeHealthBench \
+"$JAVA_HOME/bin/java" -XX:+UseSerialGC --enable-native-access=ALL-UNNAMED -Drailyard.bench.warmSeconds="$warm" -Drailyard.bench.pollMs="${POLL_MS:-500}" -cp "bench/target/classes:$cp" io.railyard.bench.NodeHealthBench \
   "$changes" "$seconds" "$runs" cli/target/railyard.jar "${agent_options[@]}" 2>&1 | grep -v -E '^(SLF4J|WARNING|[A-Z][a-z]{2} [0-9]|INFO)'

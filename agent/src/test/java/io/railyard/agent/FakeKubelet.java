@@ -40,20 +40,20 @@ public final class FakeKubelet implements AutoCloseable {
     }
 
     /** When each registration arrived ({@link System#nanoTime()}). */
-    List<Long> registrationNanos() {
+    public List<Long> registrationNanos() {
         return registrationNanos;
     }
 
     /** When kubelet.sock was last created ({@link System#nanoTime()}). */
-    long servingSinceNanos() {
+    public long servingSinceNanos() {
         return servingSinceNanos;
     }
 
-    ManagedChannel dial(String endpoint) {
+    public ManagedChannel dial(String endpoint) {
         return PluginServer.dial(dir.resolve(endpoint));
     }
 
-    void restart() {
+    public void restart() {
         server.close();
         try (Stream<Path> files = Files.list(dir)) {
             for (Path file : files.toList()) {

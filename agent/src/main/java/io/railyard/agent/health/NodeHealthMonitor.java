@@ -87,7 +87,7 @@ public final class NodeHealthMonitor implements AutoCloseable {
     }
 
     /** One poll: sample, judge, and hand a write over when one is due. */
-    void poll() {
+    public void poll() {
         Instant now = clock.instant();
         Map<String, PortHealth> known = devicePlugin.get();
         if (known == lastKnown && now.isBefore(quietUntil)) {

@@ -1,4 +1,4 @@
-package io.railyard.agent.dra;
+package io.railyard.bench;
 
 import io.fabric8.kubernetes.api.model.NodeBuilder;
 import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaim;
@@ -9,6 +9,7 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.grpc.ManagedChannel;
 import io.railyard.agent.PluginServer;
+import io.railyard.agent.dra.DraAgent;
 import io.railyard.agent.dra.registration.InfoRequest;
 import io.railyard.agent.dra.registration.RegistrationGrpc;
 import io.railyard.agent.dra.registration.RegistrationStatus;

@@ -1,5 +1,6 @@
-package io.railyard.agent.health;
+package io.railyard.bench;
 
+import io.railyard.agent.health.NodeHealthMonitor;
 import io.fabric8.kubernetes.api.model.NodeBuilder;
 import io.fabric8.kubernetes.api.model.NodeCondition;
 import io.fabric8.kubernetes.client.KubernetesClient;

@@ -1,5 +1,9 @@
-package io.railyard.agent;
+package io.railyard.bench;
 
+import io.railyard.agent.PluginServer;
+import io.railyard.agent.FakeKubelet;
+import io.railyard.agent.DevicePluginAgent;
+import io.railyard.agent.AgentConfig;
 import io.grpc.ManagedChannel;
 import io.grpc.stub.StreamObserver;
 import io.railyard.agent.v1beta1.AllocateRequest;
