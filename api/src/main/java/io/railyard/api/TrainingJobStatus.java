@@ -11,7 +11,7 @@ public class TrainingJobStatus {
     @JsonPropertyDescription("Pending, Scheduling, Running, Succeeded or Failed.")
     public String phase;
 
-    @JsonPropertyDescription("Scheduled, Running, Restarting, PodsRejected, PreflightPassed, RdmaVerified, Stalled, Succeeded, Failed.")
+    @JsonPropertyDescription("Scheduled, Running, Restarting, PodsRejected, PreflightPassed, RdmaVerified, Stalled, Degraded, Succeeded, Failed.")
     public List<Condition> conditions;
 
     @JsonPropertyDescription("Gang restarts so far, for any cause.")
@@ -52,6 +52,9 @@ public class TrainingJobStatus {
 
     @JsonPropertyDescription("The preflight gate's measurements: every link the gang tested, and the verdict.")
     public Preflight preflight;
+
+    @JsonPropertyDescription("NCCL Inspector's verdict on the job's speed (spec.monitoring.ncclInspector), as of when the Degraded condition last changed.")
+    public Performance performance;
 
     /** A rank's pod and node. */
     @JsonInclude(JsonInclude.Include.NON_NULL)
@@ -172,5 +175,35 @@ public class TrainingJobStatus {
         public String verdict;
         @JsonPropertyDescription("Why a link failed.")
         public String reason;
+    }
+
+    /** The job's bus bandwidth and its slow ranks, when the Degraded condition last changed. */
+    @JsonInclude(JsonInclude.Include.NON_NULL)
+    public static class Performance {
+        @JsonPropertyDescription("The job's median bus bandwidth (GB/s) of the collective that took its ranks the most time.")
+        public Double busBandwidthGbps;
+        @JsonPropertyDescription("That collective (AllReduce, ReduceScatter, ...).")
+        public String collective;
+        @JsonPropertyDescription("Its message size bucket.")
+        public String size;
+        @JsonPropertyDescription("What the job's links measured in preflight, as bus bandwidth (GB/s): the median node's HCAs' Gb/s over 8.")
+        public Double expectedGbps;
+        @JsonPropertyDescription("Ranks below spec.monitoring.ncclInspector.slowPercent of the job's median, slowest first.")
+        public List<SlowRank> slowRanks;
+        @JsonPropertyDescription("When the verdict began.")
+        public String since;
+    }
+
+    /** A rank slower than the job. */
+    @JsonInclude(JsonInclude.Include.NON_NULL)
+    public static class SlowRank {
+        @JsonPropertyDescription("torchrun's node rank.")
+        public Integer rank;
+        @JsonPropertyDescription("Its pod.")
+        public String pod;
+        @JsonPropertyDescription("Its node.")
+        public String node;
+        @JsonPropertyDescription("Its bus bandwidth as a share of the job's median.")
+        public Double percent;
     }
 }

@@ -1,16 +1,17 @@
 package io.railyard.cli;
 
-import io.prometheus.metrics.model.registry.MultiCollector;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
-import io.prometheus.metrics.model.snapshots.CounterSnapshot;
-import io.prometheus.metrics.model.snapshots.GaugeSnapshot;
-import io.prometheus.metrics.model.snapshots.Labels;
-import io.prometheus.metrics.model.snapshots.MetricSnapshots;
 import io.railyard.agent.metrics.MetricsServer;
+import io.railyard.agent.metrics.NcclSpeedCollector;
 import io.railyard.diagnose.inspector.IntervalSpeeds;
+import io.railyard.diagnose.inspector.JobSpeeds;
+import io.railyard.diagnose.inspector.RankSummary;
 import java.io.IOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.Callable;
@@ -20,11 +21,12 @@ import picocli.CommandLine.Option;
 /**
  * {@code railyard nccl-speed}: reads NCCL Inspector's dump directory as it grows and serves, per interval, each
  * collective, size and communicator's bus bandwidth (median, 10th percentile) and time as Prometheus metrics, with the
- * pod's TrainingJob and rank.
+ * pod's TrainingJob and rank. Each interval's summary goes to the job's first pod, whose sidecar logs the job's line.
  */
 @Command(name = "nccl-speed", mixinStandardHelpOptions = true, description = {
         "Read NCCL Inspector's JSON files (NCCL 2.30+ with the Inspector profiler plugin) as they grow and serve each interval's bus"
-                + " bandwidth per collective, message size and communicator on /metrics."})
+                + " bandwidth per collective, message size and communicator on /metrics; send each interval to the job's first pod"
+                + " (--report-to), or gather every rank's there and log one JSON line per interval (--gather)."})
 final class NcclSpeedCommand implements Callable<Integer> {
     @Option(names = "--dir", paramLabel = "DIR", description = "Inspector's dump directory, as NCCL_INSPECTOR_DUMP_DIR (default: ${DEFAULT-VALUE}).",
             defaultValue = "${env:NCCL_INSPECTOR_DUMP_DIR:-nccl-inspector-unknown-jobid}")
@@ -46,24 +48,45 @@ final class NcclSpeedCommand implements Callable<Integer> {
             defaultValue = "")
     String rank;
 
+    @Option(names = "--report-to", paramLabel = "HOST:PORT", description = "The job's first pod's --gather address: each interval's summary is sent there.")
+    String reportTo;
+
+    @Option(names = "--gather", paramLabel = "HOST:PORT", description = "Gather every rank's summaries here and log the job's line each interval.")
+    String gather;
+
+    @Option(names = "--ranks", paramLabel = "N", description = "With --gather: the pods of the job.", defaultValue = "0")
+    int ranks;
+
+    @Option(names = "--slow-percent", paramLabel = "P", description = "With --gather: a rank below this share of the job's median is slow"
+            + " (default: ${DEFAULT-VALUE}).", defaultValue = "80")
+    int slowPercent;
+
+    @Option(names = "--windows", paramLabel = "N", description = "With --gather: the intervals in a row the operator decides on, the"
+            + " recent medians each line keeps (default: ${DEFAULT-VALUE}).", defaultValue = "3")
+    int windows;
+
     @Override
     public Integer call() throws Exception {
-        if (intervalSeconds <= 0) {
-            throw new Railyard.UsageException("--interval must be above 0 seconds");
-        }
+        validate();
         if (!Files.isDirectory(dir)) {
             Files.createDirectories(dir); // the plugin writes it when NCCL starts; waiting for it is this command's job
         }
         InspectorFiles files = new InspectorFiles(dir);
         IntervalSpeeds interval = new IntervalSpeeds();
-        Speeds collector = new Speeds(files, trainingJob, rank);
+        NcclSpeedCollector collector = new NcclSpeedCollector(trainingJob, rank, files::records, files::parseErrors);
         PrometheusRegistry registry = new PrometheusRegistry();
         registry.register(collector);
+        Duration length = Duration.ofNanos((long) (intervalSeconds * 1e9));
+        JobSpeeds job = new JobSpeeds(ranks, slowPercent, windows, length);
+        Reporter reporter = reportTo == null ? null : new Reporter(HostPort.parse("--report-to", reportTo));
+        String host = InetAddress.getLocalHost().getHostName();
         Termination termination = Termination.listen();
-        try (MetricsServer server = HostPort.listen("--listen", HostPort.parse("--listen", listen), address -> MetricsServer.start(address, registry))) {
-            System.err.println("nccl-speed: reading " + dir + ", serving /metrics on port " + server.port());
-            long intervalNanos = (long) (intervalSeconds * 1e9);
-            long closes = System.nanoTime() + intervalNanos;
+        try (MetricsServer server = HostPort.listen("--listen", HostPort.parse("--listen", listen), address -> MetricsServer.start(address, registry));
+                SpeedGather gathering = gather == null ? null
+                        : HostPort.listen("--gather", HostPort.parse("--gather", gather), address -> SpeedGather.listen(address, job, Clock.systemUTC()))) {
+            System.err.println("nccl-speed: reading " + dir + ", serving /metrics on port " + server.port()
+                    + (gathering == null ? "" : ", gathering the job's ranks on port " + gathering.port()));
+            long closes = System.nanoTime() + length.toNanos();
             do {
                 try {
                     files.poll(interval::add);
@@ -71,46 +94,60 @@ final class NcclSpeedCommand implements Callable<Integer> {
                     System.err.println("nccl-speed: cannot read " + dir + ": " + e.getMessage());
                 }
                 if (System.nanoTime() >= closes) {
-                    collector.latest = interval.close();
-                    closes += intervalNanos;
+                    List<IntervalSpeeds.Speed> speeds = interval.close();
+                    collector.interval(speeds);
+                    RankSummary summary = new RankSummary(rank, host, speeds);
+                    if (gathering != null) {
+                        job.add(summary, Clock.systemUTC().instant());
+                        System.out.println(job.close(Clock.systemUTC().instant()).toJson());
+                    } else if (reporter != null) {
+                        Thread.ofVirtual().start(() -> reporter.send(summary));
+                    }
+                    closes += length.toNanos();
                 }
-            } while (!termination.await(Duration.ofMillis(Math.min(1000, Math.max(10, intervalNanos / 1_000_000 / 4)))));
+            } while (!termination.await(Duration.ofMillis(Math.min(1000, Math.max(10, length.toMillis() / 4)))));
         }
         return 0;
     }
 
-    /** The last interval's speeds and the counts so far, as Prometheus reads them. */
-    static final class Speeds implements MultiCollector {
-        private final InspectorFiles files;
-        private final String trainingJob;
-        private final String rank;
-        volatile List<IntervalSpeeds.Speed> latest = List.of();
+    private void validate() {
+        if (intervalSeconds <= 0) {
+            throw new Railyard.UsageException("--interval must be above 0 seconds");
+        }
+        if (reportTo != null && gather != null) {
+            throw new Railyard.UsageException("--report-to and --gather exclude each other: the first pod gathers, the others report to it");
+        }
+        if (reportTo != null && rank.isBlank()) {
+            throw new Railyard.UsageException("--report-to needs --rank: the first pod names each rank by it");
+        }
+        if (gather != null && (ranks < 1 || slowPercent < 1 || slowPercent > 100 || windows < 1)) {
+            throw new Railyard.UsageException("--gather needs --ranks of 1 or more, --slow-percent from 1 to 100 and --windows of 1 or more");
+        }
+    }
 
-        Speeds(InspectorFiles files, String trainingJob, String rank) {
-            this.files = files;
-            this.trainingJob = trainingJob;
-            this.rank = rank;
+    /** Sends each summary to the first pod, saying once when that starts failing and once when it works again. */
+    private static final class Reporter {
+        private final InetSocketAddress to;
+        private volatile boolean failing;
+
+        Reporter(InetSocketAddress to) {
+            this.to = to;
         }
 
-        @Override
-        public MetricSnapshots collect() {
-            GaugeSnapshot.Builder busBw = GaugeSnapshot.builder().name("railyard_nccl_bus_bandwidth_gbps")
-                    .help("Bus bandwidth of the last interval's collectives of this rank, by collective, message size and communicator (GB/s)");
-            GaugeSnapshot.Builder time = GaugeSnapshot.builder().name("railyard_nccl_exec_time_seconds")
-                    .help("Median time of the last interval's collectives of this rank");
-            for (IntervalSpeeds.Speed speed : latest) {
-                Labels labels = Labels.of("collective", speed.key().operation(), "comm", speed.key().communicator(), "rank", rank,
-                        "size", speed.key().size(), "trainingjob", trainingJob);
-                busBw.dataPoint(GaugeSnapshot.GaugeDataPointSnapshot.builder().labels(labels.add("quantile", "0.5")).value(speed.medianGBps()).build());
-                busBw.dataPoint(GaugeSnapshot.GaugeDataPointSnapshot.builder().labels(labels.add("quantile", "0.1")).value(speed.p10GBps()).build());
-                time.dataPoint(GaugeSnapshot.GaugeDataPointSnapshot.builder().labels(labels.add("quantile", "0.5")).value(speed.medianSeconds()).build());
+        void send(RankSummary summary) {
+            try {
+                SpeedGather.send(to.getHostString(), to.getPort(), summary);
+                if (failing) {
+                    System.err.println("nccl-speed: sending to " + to.getHostString() + ":" + to.getPort() + " again");
+                }
+                failing = false;
+            } catch (IOException e) {
+                if (!failing) {
+                    System.err.println("nccl-speed: cannot send to " + to.getHostString() + ":" + to.getPort() + ": " + e.getMessage()
+                            + " (the job's first pod gathers the ranks; is it running?)");
+                }
+                failing = true;
             }
-            CounterSnapshot records = CounterSnapshot.builder().name("railyard_nccl_inspector_records").help("Inspector records read")
-                    .dataPoint(CounterSnapshot.CounterDataPointSnapshot.builder().value(files.records()).build()).build();
-            CounterSnapshot errors = CounterSnapshot.builder().name("railyard_nccl_inspector_parse_errors")
-                    .help("Complete lines of Inspector's files that were no record")
-                    .dataPoint(CounterSnapshot.CounterDataPointSnapshot.builder().value(files.parseErrors()).build()).build();
-            return MetricSnapshots.of(busBw.build(), time.build(), records, errors);
         }
     }
 }

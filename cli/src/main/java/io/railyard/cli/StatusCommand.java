@@ -55,6 +55,9 @@ final class StatusCommand implements Callable<Integer> {
                 out.println("  NCCL Inspector: each pod's " + io.railyard.operator.model.InspectorSidecar.CONTAINER
                         + " sidecar serves each interval's bus bandwidth on /metrics (railyard_nccl_bus_bandwidth_gbps)");
             }
+            if (status != null && status.performance != null) {
+                out.println("  " + speed(status.performance));
+            }
             if (status != null && status.excludedNodes != null) {
                 status.excludedNodes.forEach(excluded -> out.println("  excluded node " + excluded.node + ": " + excluded.reason
                         + " since " + excluded.since));
@@ -77,6 +80,18 @@ final class StatusCommand implements Callable<Integer> {
             out.flush();
             return 0;
         }
+    }
+
+    /** The job's speed as the Degraded condition last found it, each slow rank on its own line. */
+    static String speed(TrainingJobStatus.Performance performance) {
+        StringBuilder line = new StringBuilder("speed since " + performance.since + ": " + performance.collective + " " + performance.size
+                + " bus bandwidth " + performance.busBandwidthGbps + " GB/s" + (performance.expectedGbps == null ? ""
+                        : " (preflight " + performance.expectedGbps + " GB/s)"));
+        if (performance.slowRanks != null) {
+            performance.slowRanks.forEach(rank -> line.append("\n    slow rank ").append(rank.rank).append(": ").append(rank.pod).append(" on ")
+                    .append(rank.node).append(" at ").append(rank.percent).append("% of the job's median"));
+        }
+        return line.toString();
     }
 
     /** One line of progress: phase, placed and running pods, restarts, RDMA. */

@@ -107,6 +107,8 @@ class SubmitCommandTest {
                           jobFailures: 1
                           nodeFailures: 2
                           excludedNodes: [{node: gpu-7, reason: RdmaPortDown, since: "%3$s"}]
+                          performance: {busBandwidthGbps: 212.5, collective: AllReduce, size: 1 GiB, expectedGbps: 390.0, since: "%3$s",
+                            slowRanks: [{rank: 1, pod: bumpy-1, node: gpu-2, percent: 55.1}]}
                           restartHistory:
                           - {time: "%1$s", cause: Preemption, reason: Preempted, pod: bumpy-0, message: "pod bumpy-0 failed"}
                           - {time: "%2$s", cause: Job, reason: ContainerFailed, pod: bumpy-1, exitCode: 1, message: "pod bumpy-1 container trainer exited with code 1 (Error)"}
@@ -121,6 +123,8 @@ class SubmitCommandTest {
         assertThat(out).startsWith("bumpy: Failed, scheduled 0 of 2, running 0 of 2, restarts 4 (1 job, 2 node, 1 preemption)\n")
                 .contains("  NCCL Inspector: each pod's nccl-speed sidecar serves each interval's bus bandwidth on /metrics"
                         + " (railyard_nccl_bus_bandwidth_gbps)\n")
+                .contains("  speed since " + t2 + ": AllReduce 1 GiB bus bandwidth 212.5 GB/s (preflight 390.0 GB/s)\n"
+                        + "    slow rank 1: bumpy-1 on gpu-2 at 55.1% of the job's median\n")
                 .contains("  excluded node gpu-7: RdmaPortDown since " + t2 + "\n")
                 .contains("  restart at " + t1 + " (Job, ContainerFailed): pod bumpy-1 container trainer exited with code 1 (Error)\n")
                 .contains("  restart at " + t3 + " (Node, NodeNotReady): node gpu-2 is NotReady\n")

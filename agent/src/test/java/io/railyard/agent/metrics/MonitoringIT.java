@@ -16,6 +16,7 @@ import io.railyard.agent.podresources.PodIdentities;
 import io.railyard.agent.podresources.PodResourcesClient;
 import io.railyard.agent.podresources.PortAllocationCollector;
 import io.railyard.agent.podresources.PortHolders;
+import io.railyard.diagnose.inspector.IntervalSpeeds;
 import io.railyard.node.NodeDiscovery;
 import io.railyard.testkit.ExampleNodes;
 import io.railyard.testkit.HostTree;
@@ -25,6 +26,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.TimeUnit;
@@ -37,7 +39,7 @@ import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
-/** The whole exposition (ports, doctor, device plugin) against promtool, the alert rules and the dashboard. */
+/** The whole exposition (ports, doctor, device plugin, the nccl-speed sidecar's) against promtool, the alert rules and the dashboards. */
 class MonitoringIT {
     private static final Path MONITORING = Path.of(System.getProperty("railyard.repo", "..")).resolve("deploy/monitoring");
     private static final Pattern METRIC = Pattern.compile("\\b(railyard_[a-z0-9_]+)");
@@ -65,6 +67,9 @@ class MonitoringIT {
         podResources = new PodResourcesClient(dir.resolve("pod-resources.sock"));
         registry.register(new PortAllocationCollector(podResources, PortHolders.forNode(NodeDiscovery.discover(testbed.root()),
                 AgentConfig.defaults(), ""), (namespace, pod) -> new PodIdentities.Identity("llama", "0"), Clock.systemUTC(), Duration.ZERO));
+        NcclSpeedCollector speed = new NcclSpeedCollector("llama", "0", () -> 800, () -> 0);
+        speed.interval(List.of(new IntervalSpeeds.Speed(new IntervalSpeeds.Key("AllReduce", "1 GiB", "0x7f8c496ae9f661"), 390, 380, 0.005, 800)));
+        registry.register(speed); // the nccl-speed sidecar's, scraped from the job's pods
         await().until(() -> testbed.agent().isServingAndRegistered());
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         PrometheusTextFormatWriter.create().write(out, registry.scrape());
@@ -177,6 +182,8 @@ class MonitoringIT {
         assertThat(used).contains("railyard_rdma_port_data_received_bytes_total", "railyard_doctor_check_status",
                 "railyard_rdma_np_ecn_marked_roce_packets_received_total", "railyard_rdma_state_id",
                 "railyard_rdma_port_allocation_info", "railyard_rdma_port_transmit_wait_total");
+        used.removeIf(name -> name.startsWith("railyard_operator_")); // the operator's: OperatorMetricsTest
+        assertThat(used).contains("railyard_nccl_bus_bandwidth_gbps");
         assertThat(exported).containsAll(used);
         assertThat(recorded).containsAll(recordedUsed);
     }

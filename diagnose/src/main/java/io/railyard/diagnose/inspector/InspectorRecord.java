@@ -3,6 +3,7 @@ package io.railyard.diagnose.inspector;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
+import java.util.List;
 import java.util.Optional;
 
 /**
@@ -60,5 +61,15 @@ public record InspectorRecord(String communicator, String communicatorName, int 
             unit++;
         }
         return value + " " + units[unit];
+    }
+
+    /** The bytes a bucket {@link #size(long)} wrote stands for; 0 for anything else. */
+    public static long bytes(String size) {
+        String[] parts = size.strip().split(" ");
+        List<String> units = List.of("B", "KiB", "MiB", "GiB", "TiB");
+        if (parts.length != 2 || !units.contains(parts[1]) || !parts[0].matches("\\d{1,7}")) {
+            return 0;
+        }
+        return Long.parseLong(parts[0]) << (10 * units.indexOf(parts[1]));
     }
 }

@@ -31,6 +31,10 @@ public final class InspectorSidecar {
     static final int PORT = 9403;
     /** On the host network the job's own port, beyond nccl-watch's (master port + 100). */
     static final int HOST_NETWORK_OFFSET = 101;
+    /** Where the first pod's sidecar gathers the ranks' summaries, in the pod's network namespace. */
+    static final int GATHER_PORT = 9404;
+    static final int DEFAULT_SLOW_PERCENT = 80;
+    static final int DEFAULT_WINDOWS = 3;
     private static final Set<String> VARIABLES = Set.of("NCCL_PROFILER_PLUGIN", "NCCL_INSPECTOR_ENABLE",
             "NCCL_INSPECTOR_DUMP_THREAD_INTERVAL_MICROSECONDS", "NCCL_INSPECTOR_DUMP_DIR");
 
@@ -41,9 +45,19 @@ public final class InspectorSidecar {
         return inspector != null && Boolean.TRUE.equals(inspector.enabled);
     }
 
-    static int intervalSeconds(TrainingJobSpec spec) {
+    public static int intervalSeconds(TrainingJobSpec spec) {
         MonitoringSpec.NcclInspector inspector = settings(spec);
         return inspector == null || inspector.intervalSeconds == null ? DEFAULT_INTERVAL_SECONDS : inspector.intervalSeconds;
+    }
+
+    public static int slowPercent(TrainingJobSpec spec) {
+        MonitoringSpec.NcclInspector inspector = settings(spec);
+        return inspector == null || inspector.slowPercent == null ? DEFAULT_SLOW_PERCENT : inspector.slowPercent;
+    }
+
+    public static int windows(TrainingJobSpec spec) {
+        MonitoringSpec.NcclInspector inspector = settings(spec);
+        return inspector == null || inspector.windows == null ? DEFAULT_WINDOWS : inspector.windows;
     }
 
     /** The plugin's variables for the trainer, but those the user set. */
@@ -78,13 +92,28 @@ public final class InspectorSidecar {
         return settings.hostNetwork() ? settings.masterPort() + HOST_NETWORK_OFFSET : PORT;
     }
 
-    static Container sidecar(JobSettings settings, String railyardImage) {
-        return new ContainerBuilder()
+    static int gatherPort(JobSettings settings) {
+        return settings.hostNetwork() ? settings.masterPort() + HOST_NETWORK_OFFSET + 1 : GATHER_PORT;
+    }
+
+    /**
+     * The first pod's sidecar gathers every rank's summary and logs the job's line, which the operator reads; the
+     * others send theirs to it through the headless Service.
+     */
+    static Container sidecar(JobSettings settings, int index, String railyardImage) {
+        List<String> args = new java.util.ArrayList<>(List.of(CONTAINER, "--dir", DUMP_DIR, "--interval", String.valueOf(intervalSeconds(settings.spec())),
+                "--listen", "0.0.0.0:" + port(settings), "--trainingjob", settings.name(), "--rank", "$(RAILYARD_RANK)"));
+        if (index == 0) {
+            args.addAll(List.of("--gather", "0.0.0.0:" + gatherPort(settings), "--ranks", String.valueOf(settings.spec().nodes),
+                    "--slow-percent", String.valueOf(slowPercent(settings.spec())), "--windows", String.valueOf(windows(settings.spec()))));
+        } else {
+            args.addAll(List.of("--report-to", settings.masterAddress() + ":" + gatherPort(settings)));
+        }
+        ContainerBuilder container = new ContainerBuilder()
                 .withName(CONTAINER)
                 .withImage(railyardImage)
                 .withRestartPolicy("Always")
-                .withArgs(CONTAINER, "--dir", DUMP_DIR, "--interval", String.valueOf(intervalSeconds(settings.spec())),
-                        "--listen", "0.0.0.0:" + port(settings), "--trainingjob", settings.name(), "--rank", "$(RAILYARD_RANK)")
+                .withArgs(args)
                 .addNewEnv().withName("RAILYARD_RANK").withNewValueFrom().withNewFieldRef()
                 .withFieldPath("metadata.labels['" + Names.RANK_LABEL + "']").endFieldRef().endValueFrom().endEnv()
                 .addNewEnv().withName("JAVA_TOOL_OPTIONS").withValue("-XX:+UseSerialGC -Xmx48m -Xss256k -XX:TieredStopAtLevel=1").endEnv()
@@ -94,8 +123,11 @@ public final class InspectorSidecar {
                 .addNewVolumeMount().withName(VOLUME).withMountPath(DUMP_DIR).withReadOnly(true).endVolumeMount()
                 .addNewVolumeMount().withName(HangWatch.NO_TOKEN).withMountPath("/var/run/secrets/kubernetes.io/serviceaccount")
                 .withReadOnly(true).endVolumeMount()
-                .withSecurityContext(PodModel.helperSecurity())
-                .build();
+                .withSecurityContext(PodModel.helperSecurity());
+        if (index == 0) {
+            container.addNewPort().withName("speed-gather").withContainerPort(gatherPort(settings)).endPort();
+        }
+        return container.build();
     }
 
     private static Set<String> userSet(JobSettings settings) {

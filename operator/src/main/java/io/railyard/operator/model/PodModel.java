@@ -116,7 +116,7 @@ final class PodModel {
             spec.addToInitContainers(awaitRank(railyardImage));
         }
         if (inspected) { // after await-rank: its rank label is set by then
-            spec.addToInitContainers(InspectorSidecar.sidecar(settings, railyardImage));
+            spec.addToInitContainers(InspectorSidecar.sidecar(settings, index, railyardImage));
         }
         if (settings.podTemplate().volumes != null) {
             volumes.addAll(settings.podTemplate().volumes);

@@ -6,6 +6,7 @@ import io.railyard.api.RunPolicy;
 import io.railyard.api.TrainingJob;
 import io.railyard.api.TrainingJobStatus;
 import io.railyard.operator.model.HangWatch;
+import io.railyard.operator.model.InspectorSidecar;
 import io.railyard.operator.model.NodeFaults;
 import io.railyard.operator.model.RestartBook;
 import java.time.Duration;
@@ -19,14 +20,14 @@ import java.util.function.Function;
  * When a job must be reconciled again though nothing in the cluster changes: the earliest of the deadlines it keeps.
  * A member's node NotReady longer than the pod tolerates, a tolerated NoExecute taint running out, an excluded node's
  * time ending, the admission back-off, the preflight gate's wait, the active deadline, a finished job's time to live,
- * the next read of the nccl-watch verdict, and rank 0's log while RDMA is unverified.
+ * the next reads of the nccl-watch verdict and the nccl-speed line, and rank 0's log while RDMA is unverified.
  */
 final class JobDeadlines {
     /** How often rank 0's log is read until it says whether NCCL uses RDMA. */
     static final Duration RDMA_LOG_POLL = Duration.ofSeconds(10);
 
     /** What the reconciler itself remembers of a job's times; each null when there is none. */
-    record Kept(Instant lastWatched, Instant podsExpected, Instant preflightDecides) {}
+    record Kept(Instant lastWatched, Instant podsExpected, Instant preflightDecides, Instant lastSpeedRead) {}
 
     private JobDeadlines() {}
 
@@ -59,6 +60,9 @@ final class JobDeadlines {
         if ("Running".equals(status.phase)) {
             if (HangWatch.enabled(job.getSpec())) {
                 due.add(kept.lastWatched() == null ? now : kept.lastWatched().plusSeconds(HangWatch.intervalSeconds(job.getSpec())));
+            }
+            if (InspectorSidecar.enabled(job.getSpec())) {
+                due.add(kept.lastSpeedRead() == null ? now : kept.lastSpeedRead().plusSeconds(InspectorSidecar.intervalSeconds(job.getSpec())));
             }
             if (status.rdma == null || status.rdma.verified == null) {
                 due.add(now.plus(RDMA_LOG_POLL));

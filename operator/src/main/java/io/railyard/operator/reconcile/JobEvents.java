@@ -25,7 +25,7 @@ final class JobEvents {
                     && o.getStatus().equals(condition.getStatus()) && Objects.equals(o.getReason(), condition.getReason()));
             if (changed && "True".equals(condition.getStatus()) || changed && "RdmaVerified".equals(condition.getType())) {
                 boolean bad = condition.getType().equals("Failed") || condition.getType().equals("Restarting")
-                        || condition.getType().equals(Admission.CONDITION)
+                        || condition.getType().equals(Admission.CONDITION) || condition.getType().equals("Degraded")
                         || (condition.getType().equals("RdmaVerified") && "False".equals(condition.getStatus()));
                 emit(client, job, bad ? "Warning" : "Normal", condition.getReason(), condition.getType() + ": " + condition.getMessage(), now);
             }

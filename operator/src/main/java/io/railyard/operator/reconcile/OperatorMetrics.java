@@ -5,23 +5,41 @@ import io.prometheus.metrics.model.snapshots.CounterSnapshot;
 import io.prometheus.metrics.model.snapshots.GaugeSnapshot;
 import io.prometheus.metrics.model.snapshots.Labels;
 import io.prometheus.metrics.model.snapshots.MetricSnapshots;
+import io.fabric8.kubernetes.api.model.Condition;
+import io.railyard.api.TrainingJobStatus;
+import io.railyard.operator.model.SpeedVerdict;
 import java.util.Map;
+import java.util.Optional;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.LongAdder;
 
-/** What the operator does, for Prometheus: jobs by phase, reconciles, gang restarts by cause. */
+/** What the operator does, for Prometheus: jobs by phase, reconciles, gang restarts by cause, degraded jobs. */
 public final class OperatorMetrics implements MultiCollector {
     private final Map<String, String> phases = new ConcurrentHashMap<>();
     private final LongAdder reconciles = new LongAdder();
     /** Gang restarts by cause: Job, Node or Preemption. */
     private final Map<String, LongAdder> restarts = new ConcurrentHashMap<>();
 
-    void reconciled(String job, String phase) {
+    /** Degraded jobs by namespace/name, with the condition's reason. */
+    private final Map<String, String> degraded = new ConcurrentHashMap<>();
+    /** What each running job's links measured in preflight, as bus bandwidth (GB/s). */
+    private final Map<String, Double> preflightGbps = new ConcurrentHashMap<>();
+
+    void reconciled(String job, TrainingJobStatus status) {
         reconciles.increment();
-        if (phase != null) {
-            phases.put(job, phase);
+        if (status == null) {
+            return;
         }
+        if (status.phase != null) {
+            phases.put(job, status.phase);
+        }
+        Optional<Condition> condition = status.conditions == null ? Optional.empty()
+                : status.conditions.stream().filter(c -> c.getType().equals("Degraded") && "True".equals(c.getStatus())).findFirst();
+        boolean running = !"Succeeded".equals(status.phase) && !"Failed".equals(status.phase);
+        condition.filter(c -> running).ifPresentOrElse(c -> degraded.put(job, c.getReason()), () -> degraded.remove(job));
+        Optional.ofNullable(running ? SpeedVerdict.expectedGbps(status.preflight) : null)
+                .ifPresentOrElse(gbps -> preflightGbps.put(job, gbps), () -> preflightGbps.remove(job));
     }
 
     void restarted(String cause) {
@@ -40,6 +58,8 @@ public final class OperatorMetrics implements MultiCollector {
 
     void removed(String job) {
         phases.remove(job);
+        degraded.remove(job);
+        preflightGbps.remove(job);
     }
 
     @Override
@@ -55,7 +75,27 @@ public final class OperatorMetrics implements MultiCollector {
         return MetricSnapshots.of(jobs.build(),
                 CounterSnapshot.builder().name("railyard_operator_reconciles").help("Reconciles of TrainingJobs")
                         .dataPoint(CounterSnapshot.CounterDataPointSnapshot.builder().value(reconciles.sum()).build()).build(),
-                restarts());
+                restarts(), degraded(), preflight());
+    }
+
+    private GaugeSnapshot degraded() {
+        GaugeSnapshot.Builder gauge = GaugeSnapshot.builder().name("railyard_operator_trainingjob_degraded")
+                .help("1 for each running TrainingJob whose Degraded condition is True (NCCL Inspector: RanksSlow, JobSlow or NoData)");
+        new TreeMap<>(degraded).forEach((job, reason) -> gauge.dataPoint(GaugeSnapshot.GaugeDataPointSnapshot.builder()
+                .labels(job(job).add("reason", reason)).value(1).build()));
+        return gauge.build();
+    }
+
+    private GaugeSnapshot preflight() {
+        GaugeSnapshot.Builder gauge = GaugeSnapshot.builder().name("railyard_operator_trainingjob_preflight_bus_bandwidth_gbps")
+                .help("What each running TrainingJob's links measured in preflight, as NCCL bus bandwidth: the median node's HCAs' Gb/s over 8 (GB/s)");
+        new TreeMap<>(preflightGbps).forEach((job, gbps) -> gauge.dataPoint(GaugeSnapshot.GaugeDataPointSnapshot.builder()
+                .labels(job(job)).value(gbps).build()));
+        return gauge.build();
+    }
+
+    private static Labels job(String key) {
+        return Labels.of("namespace", key.substring(0, key.indexOf('/')), "trainingjob", key.substring(key.indexOf('/') + 1));
     }
 
     private CounterSnapshot restarts() {

@@ -5,6 +5,7 @@ import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.dsl.ContainerResource;
 import io.fabric8.kubernetes.client.dsl.Loggable;
 import io.railyard.operator.model.HangWatch;
+import io.railyard.operator.model.InspectorSidecar;
 import java.util.Optional;
 import java.util.function.Function;
 
@@ -19,7 +20,7 @@ public interface RankZeroLog {
 
     /** The last lines, where a failed trainer's NCCL errors are. */
     int TAIL_LINES = 2000;
-    /** nccl-watch logs a line per change of state: the last few hold the latest. */
+    /** nccl-watch logs a line per change of state, nccl-speed one per interval: the last few hold the latest. */
     int WATCH_LINES = 5;
 
     Optional<String> read(String namespace, String pod);
@@ -31,6 +32,11 @@ public interface RankZeroLog {
 
     /** The end of the nccl-watch sidecar's log in a pod, where its latest verdict is; none by default. */
     default Optional<String> watch(String namespace, String pod) {
+        return Optional.empty();
+    }
+
+    /** The end of the first pod's nccl-speed log, where the job's latest interval is; none by default. */
+    default Optional<String> speed(String namespace, String pod) {
         return Optional.empty();
     }
 
@@ -50,6 +56,11 @@ public interface RankZeroLog {
             @Override
             public Optional<String> watch(String namespace, String pod) {
                 return log(namespace, pod, HangWatch.CONTAINER, container -> container.tailingLines(WATCH_LINES));
+            }
+
+            @Override
+            public Optional<String> speed(String namespace, String pod) {
+                return log(namespace, pod, InspectorSidecar.CONTAINER, container -> container.tailingLines(WATCH_LINES));
             }
 
             private Optional<String> log(String namespace, String pod, String container, Function<ContainerResource, Loggable> part) {

@@ -1,9 +1,11 @@
 package io.railyard.operator.reconcile;
 
+import io.fabric8.kubernetes.api.model.Condition;
 import io.railyard.api.TrainingJobStatus;
 import io.railyard.operator.model.Conditions;
 import io.railyard.diagnose.logs.RdmaVerdict;
 import io.railyard.operator.model.GangState;
+import io.railyard.operator.model.SpeedVerdict;
 import io.railyard.operator.model.StallVerdict;
 
 /** Sets a job's phase and conditions together, so that they never disagree. */
@@ -32,6 +34,10 @@ final class StatusWriter {
         status.preflight = null;
         status.rdma = null;
         status.stall = null;
+        status.performance = null;
+        if (status.conditions != null && status.conditions.stream().anyMatch(c -> c.getType().equals("Degraded") && "True".equals(c.getStatus()))) {
+            set("Degraded", false, reason, "the gang restarts; its speed is measured again");
+        }
         String counts = "restart " + status.restarts + ": " + count(status.jobFailures, "job failure") + ", "
                 + count(status.nodeFailures, "node failure") + ", " + count(status.restarts - value(status.jobFailures) - value(status.nodeFailures), "preemption");
         set("Restarting", true, reason, failure + ": every pod is recreated (" + counts + ")");
@@ -102,6 +108,28 @@ final class StatusWriter {
         stall.ranks = verdict.ranks();
         status.stall = stall;
         set("Stalled", true, reason, verdict.describe());
+    }
+
+    /**
+     * NCCL Inspector's verdict: the Degraded condition and status.performance, written only when the verdict or its
+     * slow ranks change, so that a running job's status is not rewritten every interval.
+     */
+    void performance(SpeedVerdict verdict) {
+        Condition current = status.conditions == null ? null
+                : status.conditions.stream().filter(c -> c.getType().equals("Degraded")).findFirst().orElse(null);
+        boolean same = current != null && current.getStatus().equals(verdict.degraded() ? "True" : "False")
+                && current.getReason().equals(verdict.reason()) && status.performance != null
+                && slowRanks(status.performance).equals(slowRanks(verdict.performance()));
+        if (same) {
+            return;
+        }
+        verdict.performance().since = now;
+        status.performance = verdict.performance();
+        set("Degraded", verdict.degraded(), verdict.reason(), verdict.message());
+    }
+
+    private static java.util.List<Integer> slowRanks(TrainingJobStatus.Performance performance) {
+        return performance.slowRanks == null ? java.util.List.of() : performance.slowRanks.stream().map(rank -> rank.rank).toList();
     }
 
     /** The preflight gate's figures and the PreflightPassed condition. */

@@ -67,6 +67,7 @@ public final class TrainingJobReconciler implements Reconciler<TrainingJob>, Cle
     /** When each job's preflight gate stops waiting for its peers, as its last reconcile observed it. */
     private final Map<String, Instant> preflightDecidesAt = new java.util.concurrent.ConcurrentHashMap<>();
     private final DueTimes dueTimes;
+    private final SpeedWatch speedWatch = new SpeedWatch();
 
     /**
      * @param rankZeroLog where rank 0's log is read, for the RdmaVerified condition (null: through the API server)
@@ -97,7 +98,7 @@ public final class TrainingJobReconciler implements Reconciler<TrainingJob>, Cle
         UpdateControl<TrainingJob> control = decide(job, context);
         control.getResource().ifPresent(fresh -> changed(job, fresh.getStatus(), context.getClient()));
         TrainingJobStatus latest = control.getResource().map(TrainingJob::getStatus).orElse(job.getStatus());
-        metrics.reconciled(key(job), latest == null ? null : latest.phase);
+        metrics.reconciled(key(job), latest);
         scheduleNext(planned(job, latest), context, now);
         return control;
     }
@@ -106,7 +107,8 @@ public final class TrainingJobReconciler implements Reconciler<TrainingJob>, Cle
     private void scheduleNext(TrainingJob job, Context<TrainingJob> context, Instant reconciledAt) {
         String run = String.valueOf(job.getStatus() == null || job.getStatus().restarts == null ? 0 : job.getStatus().restarts);
         List<Pod> pods = context.getSecondaryResources(Pod.class).stream().filter(pod -> ofRun(pod, run)).toList();
-        JobDeadlines.Kept kept = new JobDeadlines.Kept(watchedAt.get(key(job)), expectations.nextUnseen(key(job)), preflightDecidesAt.get(key(job)));
+        JobDeadlines.Kept kept = new JobDeadlines.Kept(watchedAt.get(key(job)), expectations.nextUnseen(key(job)), preflightDecidesAt.get(key(job)),
+                speedWatch.lastRead(job));
         Optional<Instant> next = JobDeadlines.next(job, pods, name -> JobInformers.node(context, name), kept, reconciledAt);
         dueTimes.set(ResourceID.fromResource(job), next.filter(at -> at.isAfter(reconciledAt)).orElse(null));
     }
@@ -240,6 +242,9 @@ public final class TrainingJobReconciler implements Reconciler<TrainingJob>, Cle
                 return restart(job, context, before, status, writer, "Stalled", node.map(List::of).orElse(List.of()), blame);
             }
         }
+        if ("Running".equals(status.phase)) {
+            speedWatch.read(job, logs(client), status, clock.instant()).ifPresent(writer::performance);
+        }
         return patch(job, before, status);
     }
 
@@ -326,6 +331,7 @@ public final class TrainingJobReconciler implements Reconciler<TrainingJob>, Cle
         metrics.removed(key(job));
         expectations.forget(key(job));
         watchedAt.remove(key(job));
+        speedWatch.forget(job);
         preflightDecidesAt.remove(key(job));
         dueTimes.set(ResourceID.fromResource(job), null);
         GangPods.deletePods(client, job);

@@ -76,7 +76,7 @@ class TrainingJobModelTest {
             io.fabric8.kubernetes.api.model.Container speed = pod.getSpec().getInitContainers().stream()
                     .filter(c -> c.getName().equals("nccl-speed")).findFirst().orElseThrow();
             assertThat(speed.getRestartPolicy()).as("a native sidecar").isEqualTo("Always");
-            assertThat(speed.getArgs()).containsExactly("nccl-speed", "--dir", "/var/run/railyard/nccl-inspector", "--interval", "15",
+            assertThat(speed.getArgs()).startsWith("nccl-speed", "--dir", "/var/run/railyard/nccl-inspector", "--interval", "15",
                     "--listen", "0.0.0.0:9403", "--trainingjob", "job", "--rank", "$(RAILYARD_RANK)");
             assertThat(speed.getEnv()).anySatisfy(e -> assertThat(e.getValueFrom().getFieldRef().getFieldPath())
                     .isEqualTo("metadata.labels['railyard.io/rank']"));
@@ -87,8 +87,20 @@ class TrainingJobModelTest {
                     .containsEntry("NCCL_INSPECTOR_DUMP_DIR", "/var/run/railyard/nccl-inspector");
             assertThat(trainer(pod).getVolumeMounts()).anySatisfy(m -> assertThat(m.getMountPath()).isEqualTo("/var/run/railyard/nccl-inspector"));
         });
+        assertThat(sidecarArgs(pods.get(0))).as("the first pod gathers the ranks and logs the job's line").endsWith("--gather", "0.0.0.0:9404",
+                "--ranks", "2", "--slow-percent", "80", "--windows", "3");
+        assertThat(sidecarArgs(pods.get(1))).as("the others report to it through the headless Service")
+                .endsWith("--report-to", "job-0.job.ns.svc:9404");
+        List<Pod> onHost = Jobs.pods(Jobs.yaml("{image: pytorch, script: t.py, nodes: 2, gpusPerNode: 8, masterPort: 23000, rdma: {hostNetwork: true},"
+                + " monitoring: {ncclInspector: {enabled: true, slowPercent: 70, windows: 5}}}"));
+        assertThat(sidecarArgs(onHost.get(0))).as("the job's own ports on the host network").contains("0.0.0.0:23101", "0.0.0.0:23102", "70", "5");
+        assertThat(sidecarArgs(onHost.get(1))).endsWith("--report-to", "job-0.job.ns.svc:23102");
         assertThat(Jobs.pods(Jobs.yaml("{image: pytorch, script: t.py, nodes: 2, gpusPerNode: 8}")))
                 .as("off unless enabled").allSatisfy(pod -> assertThat(env(pod)).doesNotContainKey("NCCL_INSPECTOR_ENABLE"));
+    }
+
+    private static List<String> sidecarArgs(Pod pod) {
+        return pod.getSpec().getInitContainers().stream().filter(c -> c.getName().equals("nccl-speed")).findFirst().orElseThrow().getArgs();
     }
 
     @Test
