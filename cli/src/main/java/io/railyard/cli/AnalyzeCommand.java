@@ -108,6 +108,9 @@ final class AnalyzeCommand implements Callable<Integer> {
         Map<String, Object> json = new LinkedHashMap<>();
         json.put("file", report.file());
         json.put("kind", report.kind());
+        if (report.tool() != null) {
+            json.put("tool", report.tool());
+        }
         json.put("nccl", report.nccl());
         json.put("bandwidth", report.bandwidth());
         json.put("ports", report.ports());
@@ -134,7 +137,7 @@ final class AnalyzeCommand implements Callable<Integer> {
 
     private static String text(LogReport report) {
         StringBuilder text = new StringBuilder();
-        text.append(report.file()).append(": ").append(report.kind()).append('\n');
+        text.append(report.file()).append(": ").append(report.kind()).append(report.tool() == null ? "" : " (" + report.tool() + ")").append('\n');
         if (report.nccl() != null) {
             var nccl = report.nccl();
             text.append("  NCCL ").append(nccl.version() == null ? "(version not logged)" : nccl.version())

@@ -1,6 +1,7 @@
 package io.railyard.cli;
 
 import io.railyard.diagnose.inspector.InspectorRecord;
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
@@ -19,18 +20,27 @@ import java.util.stream.Stream;
 /**
  * NCCL Inspector's dump directory read as it grows: a file per process, each read from where the last poll stopped; a
  * file truncated, or replaced by another of its name (rotated), is read again from its start; a last line still being
- * written waits for its end. Counts the records read and the complete lines that are no record.
+ * written waits for its end. Counts the records read and the complete lines that are no record. Reads through one
+ * small buffer, so that a backlog of gigabytes fits the sidecar's small heap.
  */
 final class InspectorFiles {
     /** Where one file was left. */
     private static final class Tail {
         Object identity;
         long offset;
-        final StringBuilder partial = new StringBuilder();
+        final ByteArrayOutputStream partial = new ByteArrayOutputStream();
+        boolean overlong;
     }
+
+    static final int BUFFER = 1 << 20;
+    /** What one poll reads of a file at most, so that a poll of a large backlog stays short. */
+    static final long PER_POLL = 64L << 20;
+    /** A line longer than this is no record (verbose records with kernel events are a few KiB): dropped, not kept whole. */
+    static final int MAX_LINE = 1 << 20;
 
     private final Path dir;
     private final Map<Path, Tail> tails = new HashMap<>();
+    private final ByteBuffer buffer = ByteBuffer.allocate(BUFFER);
     private long records;
     private long parseErrors;
 
@@ -38,40 +48,70 @@ final class InspectorFiles {
         this.dir = dir;
     }
 
-    /** Reads what the files gained since the last poll, record by record. */
-    void poll(Consumer<InspectorRecord> consumer) throws IOException {
+    /** Reads what the files gained since the last poll, record by record, up to {@value #PER_POLL} bytes of each; the bytes read. */
+    long poll(Consumer<InspectorRecord> consumer) throws IOException {
         List<Path> files;
         try (Stream<Path> listed = Files.list(dir)) {
             files = listed.filter(Files::isRegularFile).sorted().toList();
         }
         tails.keySet().retainAll(files);
+        long read = 0;
         for (Path file : files) {
-            read(file, tails.computeIfAbsent(file, f -> new Tail()), consumer);
+            read += read(file, tails.computeIfAbsent(file, f -> new Tail()), consumer);
         }
+        return read;
     }
 
-    private void read(Path file, Tail tail, Consumer<InspectorRecord> consumer) throws IOException {
+    private long read(Path file, Tail tail, Consumer<InspectorRecord> consumer) throws IOException {
         BasicFileAttributes attributes = Files.readAttributes(file, BasicFileAttributes.class);
         if (!Objects.equals(attributes.fileKey(), tail.identity) || attributes.size() < tail.offset) {
             tail.identity = attributes.fileKey();
             tail.offset = 0;
-            tail.partial.setLength(0);
+            tail.partial.reset();
+            tail.overlong = false;
         }
-        if (attributes.size() == tail.offset) {
-            return;
+        long start = tail.offset;
+        if (attributes.size() == start) {
+            return 0;
         }
         try (FileChannel channel = FileChannel.open(file, StandardOpenOption.READ)) {
-            ByteBuffer buffer = ByteBuffer.allocate((int) Math.min(attributes.size() - tail.offset, 16 << 20));
-            channel.read(buffer, tail.offset);
-            tail.offset += buffer.position();
-            String text = new String(buffer.array(), 0, buffer.position(), StandardCharsets.UTF_8);
-            int from = 0;
-            for (int newline; (newline = text.indexOf('\n', from)) >= 0; from = newline + 1) {
-                tail.partial.append(text, from, newline);
-                line(tail.partial.toString(), consumer);
-                tail.partial.setLength(0);
+            while (tail.offset < attributes.size() && tail.offset - start < PER_POLL) {
+                buffer.clear().limit((int) Math.min(BUFFER, attributes.size() - tail.offset));
+                int n = channel.read(buffer, tail.offset);
+                if (n <= 0) {
+                    break;
+                }
+                tail.offset += n;
+                lines(buffer.array(), n, tail, consumer);
             }
-            tail.partial.append(text, from, text.length());
+        }
+        return tail.offset - start;
+    }
+
+    private void lines(byte[] bytes, int length, Tail tail, Consumer<InspectorRecord> consumer) {
+        int from = 0;
+        for (int i = 0; i < length; i++) {
+            if (bytes[i] != '\n') {
+                continue;
+            }
+            if (tail.overlong) {
+                parseErrors++;
+            } else if (tail.partial.size() > 0) {
+                tail.partial.write(bytes, from, i - from);
+                line(tail.partial.toString(StandardCharsets.UTF_8), consumer);
+            } else {
+                line(new String(bytes, from, i - from, StandardCharsets.UTF_8), consumer);
+            }
+            tail.partial.reset();
+            tail.overlong = false;
+            from = i + 1;
+        }
+        if (!tail.overlong && tail.partial.size() + length - from > MAX_LINE) {
+            tail.overlong = true;
+            tail.partial.reset();
+        }
+        if (!tail.overlong) {
+            tail.partial.write(bytes, from, length - from);
         }
     }
 

@@ -65,9 +65,15 @@ final class NcclSpeedCommand implements Callable<Integer> {
             + " recent medians each line keeps (default: ${DEFAULT-VALUE}).", defaultValue = "3")
     int windows;
 
+    @Option(names = "--once", description = "Read what the directory holds now, print it as one interval's summary (a JSON line) and exit.")
+    boolean once;
+
     @Override
     public Integer call() throws Exception {
         validate();
+        if (once) {
+            return readOnce();
+        }
         if (!Files.isDirectory(dir)) {
             Files.createDirectories(dir); // the plugin writes it when NCCL starts; waiting for it is this command's job
         }
@@ -107,6 +113,20 @@ final class NcclSpeedCommand implements Callable<Integer> {
                 }
             } while (!termination.await(Duration.ofMillis(Math.min(1000, Math.max(10, length.toMillis() / 4)))));
         }
+        return 0;
+    }
+
+    private int readOnce() throws IOException {
+        if (!Files.isDirectory(dir)) {
+            throw new Railyard.UsageException("--dir " + dir + " is no directory: give NCCL_INSPECTOR_DUMP_DIR's directory");
+        }
+        InspectorFiles files = new InspectorFiles(dir);
+        IntervalSpeeds interval = new IntervalSpeeds();
+        while (files.poll(interval::add) > 0) {
+            // a poll reads a chunk of each file: on until the files are read to their end
+        }
+        System.out.println(new RankSummary(rank, InetAddress.getLocalHost().getHostName(), interval.close()).toJson());
+        System.err.println("nccl-speed: " + files.records() + " records, " + files.parseErrors() + " lines that were no record");
         return 0;
     }
 

@@ -100,11 +100,12 @@ class NcclSpeedIT {
             Files.writeString(b, half.substring(100) + "\n", StandardOpenOption.APPEND); // the line's end
             Files.writeString(a, record(0, 200, 10) + "\n" + record(0, 200, 11) + "\n" + record(0, 200, 12) + "\n"); // truncated, written anew
             Files.writeString(b, "{\"header\":{\"rank\":1} this is no record\n", StandardOpenOption.APPEND);
+            Files.writeString(b, "x".repeat(3 << 20) + "\n" + record(1, 300, 100) + "\n", StandardOpenOption.APPEND); // 3 MiB of one line: dropped
 
             await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> {
                 String metrics = scrape.call();
-                assertThat(sample(metrics, "railyard_nccl_inspector_records_total")).isEqualTo(14.0);
-                assertThat(sample(metrics, "railyard_nccl_inspector_parse_errors_total")).isEqualTo(1.0);
+                assertThat(sample(metrics, "railyard_nccl_inspector_records_total")).isEqualTo(15.0);
+                assertThat(sample(metrics, "railyard_nccl_inspector_parse_errors_total")).isEqualTo(2.0);
                 assertThat(sample(metrics, "railyard_nccl_bus_bandwidth_p10_gbps{")).isEqualTo(200.0);
             });
         } finally {

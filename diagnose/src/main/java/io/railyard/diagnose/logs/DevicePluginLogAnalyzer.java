@@ -1,19 +1,24 @@
 package io.railyard.diagnose.logs;
 
+import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
-/** RDMA device plugin logs (k8s-rdma-shared-dev-plugin, sriov-network-device-plugin, Railyard's agent). */
+/**
+ * RDMA device plugin logs: NVIDIA's k8s-rdma-shared-dev-plugin (its own lines, and the discovery lines it shares with
+ * the SR-IOV plugin, which SriovDevicePluginAnalyzer reads), and Railyard's agent.
+ */
 final class DevicePluginLogAnalyzer implements Analyzer {
     private static final Pattern MISSING_DEVICE = Pattern.compile("RDMA device \\\\?\"(\\w+)\\\\?\" not found");
     private static final Pattern EXPOSING = Pattern.compile("exposing \"?(\\d+)\"? devices");
     /** k8s-rdma-shared-dev-plugin, when a resource's selectors match no RDMA device. */
     private static final Pattern NONE_FOUND = Pattern.compile("no Rdma Devices were found for resource (\\S+)");
 
-    private static final String DEVICE = "device";
-    private static final String RDMA = "RDMA";
     private static final String AGENT_LOGGER = "i.r.a.";
-    private static final String NONE_FOUND_WORDS = "Rdma Devices";
+    /** What the shared plugin writes as it starts: a few lines are the SR-IOV plugin's too, the first ones only its own. */
+    private static final List<String> SHARED_PLUGIN = List.of("K8s RDMA Shared Device Plugin", "RdmaHcaMax", "k8s-rdma-shared-dev-plugin",
+            "periodic update interval", "resource manager reading configs", "Plugin Registry Mode", "Discovering host devices", "loaded config: [");
+    private static final Line.Words HINTS = Line.Words.of(List.of("evice", "RDMA", "Rdma", AGENT_LOGGER, "esource", "onfig", "nterval", "egistry"));
 
     private final Findings findings;
     private long hits;
@@ -24,10 +29,22 @@ final class DevicePluginLogAnalyzer implements Analyzer {
 
     @Override
     public void accept(Line line) {
-        if (!line.contains(DEVICE) && !line.contains(RDMA) && !line.contains(AGENT_LOGGER) && !line.contains(NONE_FOUND_WORDS)) {
+        if (!line.containsAny(HINTS)) {
             return;
         }
         String text = line.text();
+        if (text.contains("incorrect RDMA subsystem network namespace")) {
+            hits++;
+            findings.add("plugin-rdma-netns-exclusive", Severity.ERROR, "the shared RDMA device plugin exits: the node's RDMA subsystem is in"
+                            + " exclusive network-namespace mode, where a device cannot be shared by the pods",
+                    "for shared devices set the mode back to shared (rdma system set netns shared; ib_core netns_mode=1 at boot); to"
+                            + " give each pod its own device keep exclusive mode and use the SR-IOV device plugin with rdma-cni", line);
+            return;
+        }
+        if (SHARED_PLUGIN.stream().anyMatch(text::contains)) {
+            hits++;
+            return;
+        }
         if (text.contains("DiscoverHostDevices") || text.contains("discovering host network devices")
                 || text.contains("device plugin") || text.contains("i.r.a.")) {
             hits++;

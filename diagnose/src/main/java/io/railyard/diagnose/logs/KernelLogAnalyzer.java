@@ -1,11 +1,13 @@
 package io.railyard.diagnose.logs;
 
+import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * The kernel's log ({@code dmesg}, {@code journalctl -k}) of the RDMA drivers: mlx5 firmware commands that failed or
- * timed out, and memory registrations the driver could not make.
+ * The kernel's log ({@code dmesg}, {@code journalctl -k}, a syslog) of the RDMA drivers (mlx5 firmware commands that
+ * failed or timed out, memory registrations the driver could not make) and of the other network drivers (links that
+ * went down and up again, checksum faults, transmit timeouts, a NIC lost from PCIe).
  */
 final class KernelLogAnalyzer implements Analyzer {
     /** A kernel line of an RDMA driver: dmesg's timestamp or the driver's device prefix. */
@@ -14,9 +16,20 @@ final class KernelLogAnalyzer implements Analyzer {
     /** {@code mlx5_cmd_out_err:838:(pid 1): CREATE_MKEY(0x200) op_mod(0x0) failed, status limits exceeded(0x8), syndrome (0x59c8a4)}. */
     private static final Pattern COMMAND_FAILED = Pattern.compile("(\\w+)\\((0x[0-9a-fA-F]+)\\) op_mod\\((0x[0-9a-fA-F]+)\\) failed, status ([^(,]+)\\((0x[0-9a-fA-F]+)\\)");
     private static final Pattern REG_MR_FAILED = Pattern.compile("reg mr failed\\. status (-?\\d+)");
+    /** A kernel line (dmesg's timestamp, a syslog's "kernel:", illumos' "kern.") of a network driver other than mlx5. */
+    private static final Pattern NIC_KERNEL_LINE = Pattern.compile("(?:\\[\\s*\\d+\\.\\d+\\]|\\bkernel:|\\bkern\\.\\w+\\]).*?\\b(?:ixgbe|i40e|iavf|ice"
+            + "|irdma|igb|igc|e1000e?|bnxt_en|bnxt_re|ena|efa|mlx4_\\w+|qede|qedr|cxgb4|iw_cxgb4|hfi1|tg3|ionic|virtio_net|be2net|sfc|nfp|r8169"
+            + "|NETDEV WATCHDOG|hw csum failure)(?![a-z])");
+    /** "eth4: NIC Link is Down", "i40e4 link down", "enp1s0f0np0 NIC Link is Up". */
+    private static final Pattern LINK = Pattern.compile("(\\S+?):? (?:NIC )?[Ll]ink (?:is )?([Dd]own|[Uu]p)\\b");
 
     private final Findings findings;
     private long hits;
+    /** Interfaces whose link went down, and how often one came up again after. */
+    private final java.util.Set<String> down = new java.util.LinkedHashSet<>();
+    private final java.util.Set<String> flapped = new java.util.LinkedHashSet<>();
+    private long firstDownLine = -1;
+    private String firstDownText;
 
     KernelLogAnalyzer(Findings findings) {
         this.findings = findings;
@@ -25,6 +38,9 @@ final class KernelLogAnalyzer implements Analyzer {
     @Override
     public void accept(Line line) {
         if (!line.contains("mlx5") && !line.contains("infiniband")) {
+            if (line.contains("kern") || line.firstNonBlank() == '[') {
+                nic(line);
+            }
             return;
         }
         String text = line.text();
@@ -48,6 +64,38 @@ final class KernelLogAnalyzer implements Analyzer {
         }
     }
 
+    private void nic(Line line) {
+        String text = line.text();
+        if (!NIC_KERNEL_LINE.matcher(text).find()) {
+            return;
+        }
+        hits++;
+        Matcher link = LINK.matcher(text);
+        if (link.find()) {
+            String device = link.group(1);
+            if (link.group(2).equalsIgnoreCase("down")) {
+                down.add(device);
+                if (firstDownLine < 0) {
+                    firstDownLine = line.number();
+                    firstDownText = text;
+                }
+            } else if (down.remove(device)) {
+                flapped.add(device);
+            }
+        } else if (text.contains("hw csum failure")) {
+            findings.add("nic-checksum-fault", Severity.WARN, "the kernel found packets with a wrong checksum that the NIC had passed (hw csum failure)",
+                    "a NIC, firmware or driver fault: update the NIC's firmware and driver; as a stopgap turn receive checksum offload off"
+                            + " (ethtool -K <interface> rx off)", line);
+        } else if (text.contains("NETDEV WATCHDOG")) {
+            findings.add("nic-tx-timeout", Severity.ERROR, "a NIC stopped sending: the kernel's transmit watchdog fired",
+                    "the NIC or its driver hung: look for firmware and PCIe errors before this line; reset the interface, update the"
+                            + " driver and firmware", line);
+        } else if (text.contains("PCIe link lost")) {
+            findings.add("nic-pcie-link-lost", Severity.ERROR, "a NIC dropped off the PCIe bus (PCIe link lost)",
+                    "reseat or replace the card, check the slot's power and the server's PCIe errors (AER in dmesg); a reboot brings it back", line);
+        }
+    }
+
     private void commandFailed(Line line, String command, String status, String code) {
         boolean mkey = command.contains("MKEY");
         String remedy = mkey && status.contains("limits exceeded")
@@ -68,6 +116,12 @@ final class KernelLogAnalyzer implements Analyzer {
 
     @Override
     public void finish(LogReport.Builder report) {
-        // every finding is made line by line
+        if (!flapped.isEmpty()) {
+            List<String> named = flapped.stream().limit(5).toList();
+            findings.add("link-flap", Severity.WARN, "the link of " + String.join(", ", named) + (flapped.size() > named.size()
+                            ? " and " + (flapped.size() - named.size()) + " more" : "") + " went down and came up again",
+                    "a flapping link stalls every collective that crosses it: check the cable, the optic and the switch port's error"
+                            + " counters; ethtool -S shows the NIC's", firstDownLine, firstDownText);
+        }
     }
 }

@@ -40,6 +40,10 @@ public final class LogAnalysis {
         analyzers.put("device-plugin", new DevicePluginLogAnalyzer(findings));
         analyzers.put("sriov-device-plugin", new SriovDevicePluginAnalyzer(findings));
         analyzers.put("kernel", new KernelLogAnalyzer(findings));
+        analyzers.put("ucx", new UcxAnalyzer(findings));
+        PortStateAnalyzer portState = new PortStateAnalyzer(findings);
+        analyzers.put("port-state", portState);
+        analyzers.put("ibv_pingpong", new PingpongAnalyzer(findings));
         analyzers.put("rdma-devices", new RdmaDeviceAccessAnalyzer(findings));
         RdmaStackAnalyzer stack = new RdmaStackAnalyzer(findings);
         analyzers.put("rdma-stack", stack);
@@ -73,6 +77,7 @@ public final class LogAnalysis {
         });
         LogReport.Builder report = new LogReport.Builder(file, findings, lineRateGbps);
         all.forEach(analyzer -> analyzer.finish(report));
+        report.tool = portState.tool();
         analyzers.entrySet().stream()
                 .filter(e -> e.getValue().hits() > 0)
                 .max((a, b) -> Long.compare(a.getValue().hits(), b.getValue().hits()))

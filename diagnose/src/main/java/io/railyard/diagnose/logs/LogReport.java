@@ -5,10 +5,11 @@ import java.util.List;
 import java.util.OptionalDouble;
 
 /**
- * What one input showed: its kind, the NCCL network facts, benchmark results, node tool port facts, and findings.
+ * What one input showed: its kind (and for {@code port-state} the tool), the NCCL network facts, benchmark results,
+ * node tool port facts, and findings.
  * {@code nccl}, {@code bandwidth}, {@code ras} and {@code inspector} are null where they do not apply.
  */
-public record LogReport(String file, String kind, NcclSummary nccl, Bandwidth bandwidth, List<PortFacts> ports, RasSummary ras,
+public record LogReport(String file, String kind, String tool, NcclSummary nccl, Bandwidth bandwidth, List<PortFacts> ports, RasSummary ras,
         InspectorSummary inspector, List<Finding> findings) {
     static final int MAX_ROWS = 1000;
 
@@ -27,6 +28,8 @@ public record LogReport(String file, String kind, NcclSummary nccl, Bandwidth ba
         final Findings findings;
         final OptionalDouble lineRateGbps;
         String kind = "unknown";
+        /** The tool of a {@code port-state} input (ibdev2netdev, lshca, ipxe-ifstat); null for the other kinds. */
+        String tool;
         NcclSummary nccl;
         Bandwidth bandwidth;
         RasSummary ras;
@@ -40,7 +43,7 @@ public record LogReport(String file, String kind, NcclSummary nccl, Bandwidth ba
         }
 
         LogReport build() {
-            return new LogReport(file, kind, nccl, bandwidth, ports, ras, inspector, findings.list());
+            return new LogReport(file, kind, "port-state".equals(kind) ? tool : null, nccl, bandwidth, ports, ras, inspector, findings.list());
         }
     }
 }

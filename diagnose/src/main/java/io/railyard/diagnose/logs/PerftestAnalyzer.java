@@ -21,7 +21,7 @@ final class PerftestAnalyzer implements Analyzer {
     /** Something on every line of perftest's that is not a result row. */
     private static final List<String> MARKERS = Stream.of(" : ", " Test", "#bytes", "with error", "Failed status",
             "IB devices", "state is Down", "Requested mtu", "address: LID", "to RTR", "Unable to Connect the HCA", "detect devices",
-            "RoCE device", "get context", " MR", " mr", "CUDA").toList();
+            "RoCE device", "get context", " MR", " mr", "CUDA", "Waiting for client", "create QP", "IB resources").toList();
     private static final Line.Words MARKER_WORDS = Line.Words.of(MARKERS);
     /** perftest's own lines when it runs on GPU memory (--use_cuda): before its header, the only sign of it in a cut paste. */
     private static final List<String> CUDA_LINES = List.of("initializing CUDA", "Listing all CUDA devices", "Picking device No.",
@@ -56,6 +56,13 @@ final class PerftestAnalyzer implements Analyzer {
             return;
         }
         String text = line.text();
+        if (text.contains("for wr_id") || text.contains(", QPN")) {
+            return; // the verbs examples' ping-pong tests (PingpongAnalyzer)
+        }
+        if (text.contains("Waiting for client to connect")) {
+            hits++;
+            return;
+        }
         if (text.contains(" BW Test") || text.contains(" Lat Test") || text.contains("local address: LID")
                 || text.contains("remote address: LID") || text.contains("#bytes")) {
             hits++;
@@ -127,6 +134,12 @@ final class PerftestAnalyzer implements Analyzer {
             hits++;
             findings.add("perftest-connect-failed", Severity.ERROR, "perftest could not connect the queue pairs (modify QP to RTR failed)",
                     CONNECT_REMEDY, line);
+        } else if (text.contains("Unable to create QP") || text.contains("Failed to create QP") || text.contains("Couldn't create IB resources")) {
+            hits++;
+            findings.add("perftest-create-qp-failed", Severity.ERROR, "perftest could not create its queue pairs",
+                    "the device refused the queue pair's attributes: on Intel irdma lower the inline size (-I 64), on AWS EFA use its"
+                            + " SRD or UD connection type (-c SRD, -c UD) and the GID index (-x 0), in a pod give the container IPC_LOCK;"
+                            + " ibv_devinfo -v shows the device's limits", line);
         } else if (text.contains("state is Down")) {
             hits++;
             findings.add("perftest-port-down", Severity.ERROR, "perftest found the port down",

@@ -79,13 +79,14 @@ final class PortToolAnalyzer implements Analyzer {
             devinfoHits++; // ibv_devinfo -l's count (RdmaDeviceAccessAnalyzer makes the finding for 0)
             return;
         }
+        boolean inDevice = device != null || port != null;
         boolean indented = line.startsWith(TAB, 0) || line.startsWith(SPACE, 0)
-                || (device != null && UNINDENTED.matcher(line.text()).find());
+                || ((inDevice || line.startsWith("Port ", 0)) && UNINDENTED.matcher(line.text()).find());
         if (!indented && !line.startsWith(CA, 0) && !line.startsWith(HCA, 0) && !line.contains(IB_DEVICES)) {
             return;
         }
-        if (indented && device == null) {
-            return;
+        if (indented && !inDevice && !line.contains("ort")) {
+            return; // a port block cut from its device's header starts at its "Port 1:" or "port: 1"
         }
         String text = line.text();
         Matcher deviceLine = DEVICE.matcher(text);
@@ -106,13 +107,14 @@ final class PortToolAnalyzer implements Analyzer {
             devinfoHits++; // ibv_devinfo's own words (RdmaDeviceAccessAnalyzer makes the finding)
             return;
         }
-        if (device == null) {
-            return;
-        }
         Matcher portLine = PORT.matcher(text);
         if (portLine.find()) {
             close();
-            port = new Port(device + ":" + (portLine.group(1) != null ? portLine.group(1) : portLine.group(2)), line);
+            String number = portLine.group(1) != null ? portLine.group(1) : portLine.group(2);
+            port = new Port(device == null ? number : device + ":" + number, line);
+            return;
+        }
+        if (device == null && port == null) {
             return;
         }
         Matcher field = FIELD.matcher(text);

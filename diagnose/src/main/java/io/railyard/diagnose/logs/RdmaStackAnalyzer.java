@@ -4,12 +4,11 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * What people paste beside NCCL when RDMA fails underneath it: Open MPI's openib warnings, UCX failing to create its
- * completion queues (the locked-memory limit), SR-IOV virtual functions without a GUID, and {@code rdma link} output.
+ * What people paste beside NCCL when RDMA fails underneath it: Open MPI's openib warnings, SR-IOV virtual functions
+ * without a GUID, and {@code rdma link} output.
  */
 final class RdmaStackAnalyzer implements Analyzer {
     private static final Pattern DEVICE_LINE = Pattern.compile("^\\s*(?:Local device|Local adapter|Device name):\\s*(\\S+)");
-    private static final Pattern UCX_DEVICE = Pattern.compile("UCX\\s+ERROR (\\w+): ");
     private static final Pattern VF_GUID = Pattern.compile("VF (\\S+) GUID is not valid");
     private static final Pattern ZERO_GUID_DEVICE = Pattern.compile("^(\\w+)\\s+0{16}\\s*$");
     private static final Pattern ZERO_NODE_GUID = Pattern.compile("Node GUID:\\s*0x0{16}\\b");
@@ -17,7 +16,6 @@ final class RdmaStackAnalyzer implements Analyzer {
 
     private final Findings findings;
     private long openMpi;
-    private long ucx;
     private long sriov;
     private long rdmaLink;
     /** The first openib failure, kept as number and text: the reader reuses its Line for the next one. */
@@ -31,7 +29,7 @@ final class RdmaStackAnalyzer implements Analyzer {
 
     /**
      * Few searches a line: this runs on every line of a large log that is not NCCL's own ("pen" finds OpenFabrics,
-     * Open MPI and openib; "UC" UCX and UCP).
+     * Open MPI and openib).
      */
     @Override
     public void accept(Line line) {
@@ -42,9 +40,6 @@ final class RdmaStackAnalyzer implements Analyzer {
             if (device.find()) {
                 openibDevice = device.group(1);
             }
-        }
-        if (line.contains("UC") && (line.contains("UCX") || line.contains("UCP worker"))) {
-            ucx(line);
         }
         if (line.contains("GUID") || line.contains("0000000000000000")) {
             guid(line);
@@ -62,18 +57,6 @@ final class RdmaStackAnalyzer implements Analyzer {
         if (failure && openibLine < 0) {
             openibLine = line.number();
             openibText = text;
-        }
-    }
-
-    private void ucx(Line line) {
-        ucx++;
-        String text = line.text();
-        if (text.contains("Cannot allocate memory") && (text.contains("create_cq") || text.contains("reg_mr") || text.contains("locked memory"))) {
-            Matcher device = UCX_DEVICE.matcher(text);
-            findings.add("ucx-memlock", Severity.ERROR, "UCX could not " + (text.contains("reg_mr") ? "register memory" : "create a completion queue")
-                            + (device.find() ? " on " + device.group(1) : "") + ": Cannot allocate memory, the locked-memory limit (ulimit -l)",
-                    "raise memlock to unlimited (limits.conf, the container runtime's ulimit, LimitMEMLOCK=infinity for a service);"
-                            + " in a pod, give the container IPC_LOCK", line);
         }
     }
 
@@ -114,13 +97,13 @@ final class RdmaStackAnalyzer implements Analyzer {
 
     /** The tool this input came from: the one with the most lines recognized. */
     String kind() {
-        long most = Math.max(Math.max(openMpi, ucx), Math.max(sriov, rdmaLink));
-        return most == rdmaLink ? "rdma-link" : most == ucx ? "ucx" : most == sriov ? "sriov" : "openmpi";
+        long most = Math.max(openMpi, Math.max(sriov, rdmaLink));
+        return most == rdmaLink ? "rdma-link" : most == sriov ? "sriov" : "openmpi";
     }
 
     @Override
     public long hits() {
-        return openMpi + ucx + sriov + rdmaLink;
+        return openMpi + sriov + rdmaLink;
     }
 
     @Override
