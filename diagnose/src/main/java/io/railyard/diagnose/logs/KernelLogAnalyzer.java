@@ -20,6 +20,8 @@ final class KernelLogAnalyzer implements Analyzer {
     private static final Pattern NIC_KERNEL_LINE = Pattern.compile("(?:\\[\\s*\\d+\\.\\d+\\]|\\bkernel:|\\bkern\\.\\w+\\]).*?\\b(?:ixgbe|i40e|iavf|ice"
             + "|irdma|igb|igc|e1000e?|bnxt_en|bnxt_re|ena|efa|mlx4_\\w+|qede|qedr|cxgb4|iw_cxgb4|hfi1|tg3|ionic|virtio_net|be2net|sfc|nfp|r8169"
             + "|NETDEV WATCHDOG|hw csum failure)(?![a-z])");
+    /** Any line of the kernel's log: a syslog's "host kernel:" or dmesg's uptime (UCX's epoch stamps have more digits). */
+    private static final Pattern ANY_KERNEL_LINE = Pattern.compile("^\\S+ +\\d+ [\\d:]+ \\S+ kernel: |^\\s*\\[\\s*\\d{1,8}\\.\\d{6}\\](?!\\s*\\[)");
     /** "eth4: NIC Link is Down", "i40e4 link down", "enp1s0f0np0 NIC Link is Up". */
     private static final Pattern LINK = Pattern.compile("(\\S+?):? (?:NIC )?[Ll]ink (?:is )?([Dd]own|[Uu]p)\\b");
 
@@ -67,6 +69,9 @@ final class KernelLogAnalyzer implements Analyzer {
     private void nic(Line line) {
         String text = line.text();
         if (!NIC_KERNEL_LINE.matcher(text).find()) {
+            if (ANY_KERNEL_LINE.matcher(text).find()) {
+                hits++; // the kernel's, of another subsystem: the input is a kernel log with nothing of the network in this line
+            }
             return;
         }
         hits++;

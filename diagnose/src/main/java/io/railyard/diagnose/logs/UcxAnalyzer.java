@@ -9,8 +9,13 @@ import java.util.regex.Pattern;
  * limit.
  */
 final class UcxAnalyzer implements Analyzer {
-    /** {@code [host:pid:thread]} or {@code [1561011694.1] [host:pid:thread]}, then UCX's source file and line. */
-    private static final Pattern UCX_LINE = Pattern.compile("\\[[\\w.-]+:\\s*\\d+\\s*:\\s*\\w+(?::\\d+)?\\]\\s+\\w+\\.(?:c|cc|h|inl):\\d+\\s");
+    /**
+     * {@code [host:pid:thread]} or {@code [1561011694.1] [host:pid:thread]}, then UCX's source file and line; or, pasted
+     * without that prefix, one of UCX's transports' own source files.
+     */
+    private static final Pattern UCX_LINE = Pattern.compile("\\[[\\w.-]+:\\s*\\d+\\s*:\\s*\\w+(?::\\d+)?\\]\\s+\\w+\\.(?:c|cc|h|inl):\\d+\\s"
+            + "|^\\s*(?:ib_mlx5_log|ib_mlx5|ib_iface|ib_md|ib_device|ud_ep|ud_iface|ud_verbs|rc_iface|rc_mlx5\\w*|rc_verbs\\w*|dc_mlx5\\w*"
+            + "|ucp_\\w+|uct_\\w+|ucs_\\w+|wireup\\w*)\\.(?:c|cc|h|inl):\\d+\\s");
     private static final Pattern DEVICE = Pattern.compile("\\bon (\\w+:\\d+)(?:/(IB|RoCE))?|UCX\\s+ERROR (\\w+): ");
     /** A completion error's words in ib_mlx5_log.c: "Remote access error", "Local protection error on mlx5_0:1/IB". */
     private static final Pattern COMPLETION_ERROR = Pattern.compile("((?:Remote|Local) [a-zA-Z ]+? error|Work Request Flushed Error)");
