@@ -19,6 +19,9 @@ import java.util.zip.GZIPInputStream;
 public final class LogAnalysis {
     private static final String NCCL_INFO = "NCCL INFO ";
     private static final String NCCL_WARN = "NCCL WARN";
+    /** NCCL 2.4's WARN pasted without its "NCCL" word: "include/socket.h:344 WARN Socket creation failed". */
+    private static final java.util.regex.Pattern NCCL_SOURCE_WARN = java.util.regex.Pattern.compile(
+            "(?:^|\\s)(?:include|src|transport|misc|graph|plugin)/[\\w/]*\\.(?:h|cc|cu|c|cpp):\\d+ WARN ");
 
     private LogAnalysis() {}
 
@@ -64,7 +67,7 @@ public final class LogAnalysis {
                 return;
             }
             long explained = findings.lineFindings();
-            if (line.contains(NCCL_WARN)) {
+            if (line.contains(NCCL_WARN) || line.contains(" WARN ") && NCCL_SOURCE_WARN.matcher(line.text()).find()) {
                 nccl.acceptWarn(line);
             } else {
                 for (Analyzer analyzer : all) {

@@ -99,7 +99,9 @@ final class NcclLogAnalyzer implements Analyzer {
         if (line.contains(FI_GETINFO)) { // Libfabric's own warning
             setup.ofiNoProvider(line);
         }
-        if (line.contains(VERSION) || line.contains(VIA_NET) || line.contains(COMPLETION) || line.contains(OLD_INFO)) {
+        if (line.contains(VERSION) && (line.contains("ProcessGroupNCCL") || line.contains("NCCL error in:"))) {
+            read(line); // PyTorch's error quoting NCCL's version: the version is NCCL's, the line is PyTorch's
+        } else if (line.contains(VERSION) || line.contains(VIA_NET) || line.contains(COMPLETION) || line.contains(OLD_INFO)) {
             take(line);
         } else {
             outsideTags(line);

@@ -19,6 +19,8 @@ final class UcxAnalyzer implements Analyzer {
     private static final Pattern DEVICE = Pattern.compile("\\bon (\\w+:\\d+)(?:/(IB|RoCE))?|UCX\\s+ERROR (\\w+): ");
     /** A completion error's words in ib_mlx5_log.c: "Remote access error", "Local protection error on mlx5_0:1/IB". */
     private static final Pattern COMPLETION_ERROR = Pattern.compile("((?:Remote|Local) [a-zA-Z ]+? error|Work Request Flushed Error)");
+    /** "ibv_create_cq(cqe=4096) failed", "failed to create qp", "failed to create UD QP", "mlx5dv_devx_obj_create(QP) failed". */
+    private static final Pattern CREATE_FAILED = Pattern.compile("(?i)create_?\\w*\\(?(?:qp|cq|srq)\\b.*\\bfail|fail\\w* to create (?:\\w+ )?(?:qp|cq|srq)\\b");
     private static final String REMOTE_REMEDY = "a peer stopped answering: find the first failure among the other ranks (a crash, a node or"
             + " port down); check that both ports are ACTIVE, on RoCE the GID index and the routes between the NICs, on InfiniBand the"
             + " subnet manager's routes";
@@ -53,7 +55,7 @@ final class UcxAnalyzer implements Analyzer {
                 || text.contains("timeout of ") && text.contains(" sec")) {
             findings.add("ucx-endpoint-timeout", Severity.ERROR, "UCX: an endpoint timed out: its peer stopped answering", REMOTE_REMEDY
                     + "; raising UCX_UD_TIMEOUT or UCX_RC_TIMEOUT only hides it", line);
-        } else if (text.matches(".*(?:ibv_create_\\w+|create_(?:qp|cq|srq)\\w*|[Ff]ailed to create (?:QP|CQ|SRQ)).*(?:failed|[Ff]ailed|error).*")) {
+        } else if (CREATE_FAILED.matcher(text).find()) {
             findings.add("ucx-resource-failed", Severity.ERROR, "UCX could not create a verbs queue" + on(text),
                     "check the device's limits (ibv_devinfo -v: max_qp, max_cq), the locked-memory limit, and that no other process"
                             + " holds the device's resources (rdma resource show)", line);
