@@ -16,12 +16,11 @@ final class KernelLogAnalyzer implements Analyzer {
     /** {@code mlx5_cmd_out_err:838:(pid 1): CREATE_MKEY(0x200) op_mod(0x0) failed, status limits exceeded(0x8), syndrome (0x59c8a4)}. */
     private static final Pattern COMMAND_FAILED = Pattern.compile("(\\w+)\\((0x[0-9a-fA-F]+)\\) op_mod\\((0x[0-9a-fA-F]+)\\) failed, status ([^(,]+)\\((0x[0-9a-fA-F]+)\\)");
     private static final Pattern REG_MR_FAILED = Pattern.compile("reg mr failed\\. status (-?\\d+)");
-    /** A kernel line (dmesg's timestamp, a syslog's "kernel:", illumos' "kern.") of a network driver other than mlx5. */
-    private static final Pattern NIC_KERNEL_LINE = Pattern.compile("(?:\\[\\s*\\d+\\.\\d+\\]|\\bkernel:|\\bkern\\.\\w+\\]).*?\\b(?:ixgbe|i40e|iavf|ice"
-            + "|irdma|igb|igc|e1000e?|bnxt_en|bnxt_re|ena|efa|mlx4_\\w+|qede|qedr|cxgb4|iw_cxgb4|hfi1|tg3|ionic|virtio_net|be2net|sfc|nfp|r8169"
-            + "|NETDEV WATCHDOG|hw csum failure)(?![a-z])");
-    /** Any line of the kernel's log: a syslog's "host kernel:" or dmesg's uptime (UCX's epoch stamps have more digits). */
-    private static final Pattern ANY_KERNEL_LINE = Pattern.compile("^\\S+ +\\d+ [\\d:]+ \\S+ kernel: |^\\s*\\[\\s*\\d{1,8}\\.\\d{6}\\](?!\\s*\\[)");
+    /** In a kernel line (dmesg's uptime, a syslog's "kernel:", illumos' "kern."), a network driver other than mlx5. */
+    private static final Pattern NIC_DRIVER = Pattern.compile("\\b(?:ixgbe|i40e|iavf|ice|irdma|igb|igc|e1000e?|bnxt_en|bnxt_re|ena|efa"
+            + "|mlx4_\\w+|qede|qedr|cxgb4|iw_cxgb4|hfi1|tg3|ionic|virtio_net|be2net|sfc|nfp|r8169|NETDEV WATCHDOG|hw csum failure)(?![a-z])");
+    /** dmesg's uptime stamp (UCX's epoch stamps have more digits and a second bracket after). */
+    private static final Pattern DMESG_STAMP = Pattern.compile("^\\s*\\[\\s*\\d{1,8}\\.\\d{6}\\](?!\\s*\\[)");
     /** "eth4: NIC Link is Down", "i40e4 link down", "enp1s0f0np0 NIC Link is Up". */
     private static final Pattern LINK = Pattern.compile("(\\S+?):? (?:NIC )?[Ll]ink (?:is )?([Dd]own|[Uu]p)\\b");
 
@@ -40,7 +39,7 @@ final class KernelLogAnalyzer implements Analyzer {
     @Override
     public void accept(Line line) {
         if (!line.contains("mlx5") && !line.contains("infiniband")) {
-            if (line.contains("kern") || line.firstNonBlank() == '[') {
+            if (line.contains("kern") || line.firstNonBlank() == '[' && DMESG_STAMP.matcher(line.text()).find()) {
                 nic(line);
             }
             return;
@@ -66,15 +65,16 @@ final class KernelLogAnalyzer implements Analyzer {
         }
     }
 
+    /** A line of the kernel's log ("kernel:", "kern.", or dmesg's stamp, checked by the caller). */
     private void nic(Line line) {
         String text = line.text();
-        if (!NIC_KERNEL_LINE.matcher(text).find()) {
-            if (ANY_KERNEL_LINE.matcher(text).find()) {
-                hits++; // the kernel's, of another subsystem: the input is a kernel log with nothing of the network in this line
-            }
+        if (!text.contains("kernel: ") && !text.contains(" kern.") && !DMESG_STAMP.matcher(text).find()) {
             return;
         }
-        hits++;
+        hits++; // a kernel log, though this line may be of another subsystem
+        if (!NIC_DRIVER.matcher(text).find()) {
+            return;
+        }
         Matcher link = LINK.matcher(text);
         if (link.find()) {
             String device = link.group(1);
