@@ -21,8 +21,10 @@ final class KernelLogAnalyzer implements Analyzer {
             + "|mlx4_\\w+|qede|qedr|cxgb4|iw_cxgb4|hfi1|tg3|ionic|virtio_net|be2net|sfc|nfp|r8169|NETDEV WATCHDOG|hw csum failure)(?![a-z])");
     /** dmesg's uptime stamp (UCX's epoch stamps have more digits and a second bracket after). */
     private static final Pattern DMESG_STAMP = Pattern.compile("^\\s*\\[\\s*\\d{1,8}\\.\\d{6}\\](?!\\s*\\[)");
-    /** "eth4: NIC Link is Down", "i40e4 link down", "enp1s0f0np0 NIC Link is Up". */
-    private static final Pattern LINK = Pattern.compile("(\\S+?):? (?:NIC )?[Ll]ink (?:is )?([Dd]own|[Uu]p)\\b");
+    /** The BSD kernels' "igc1: link state changed to DOWN", which has no prefix of its own. */
+    private static final String BSD_LINK = ": link state changed to ";
+    /** "eth4: NIC Link is Down", "i40e4 link down", "enp1s0f0np0 NIC Link is Up", "igc1: link state changed to UP". */
+    private static final Pattern LINK = Pattern.compile("(\\S+?):? (?:NIC )?[Ll]ink (?:is |state changed to )?([Dd]own|[Uu]p|DOWN|UP)\\b");
 
     private final Findings findings;
     private long hits;
@@ -39,7 +41,7 @@ final class KernelLogAnalyzer implements Analyzer {
     @Override
     public void accept(Line line) {
         if (!line.contains("mlx5") && !line.contains("infiniband")) {
-            if (line.contains("kern") || line.firstNonBlank() == '[' && DMESG_STAMP.matcher(line.text()).find()) {
+            if (line.contains("kern") || line.contains(BSD_LINK) || line.firstNonBlank() == '[' && DMESG_STAMP.matcher(line.text()).find()) {
                 nic(line);
             }
             return;
@@ -68,11 +70,12 @@ final class KernelLogAnalyzer implements Analyzer {
     /** A line of the kernel's log ("kernel:", "kern.", or dmesg's stamp, checked by the caller). */
     private void nic(Line line) {
         String text = line.text();
-        if (!text.contains("kernel: ") && !text.contains(" kern.") && !DMESG_STAMP.matcher(text).find()) {
+        boolean bsdLink = text.contains(BSD_LINK);
+        if (!bsdLink && !text.contains("kernel: ") && !text.contains(" kern.") && !DMESG_STAMP.matcher(text).find()) {
             return;
         }
         hits++; // a kernel log, though this line may be of another subsystem
-        if (!NIC_DRIVER.matcher(text).find()) {
+        if (!bsdLink && !NIC_DRIVER.matcher(text).find()) {
             return;
         }
         Matcher link = LINK.matcher(text);

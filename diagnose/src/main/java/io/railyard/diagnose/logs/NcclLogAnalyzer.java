@@ -24,6 +24,7 @@ final class NcclLogAnalyzer implements Analyzer {
     private static final String BOOTSTRAP = "Bootstrap";
     private static final String USING_NETWORK = "Using network ";
     private static final String CONNECTED_RINGS = "Connected all rings";
+    private static final String CUDA_DEV = "CUDA Dev ";
     private static final Pattern RING_GDR = Pattern.compile("\\bGDR (\\d)\\b");
     private static final String FI_GETINFO = "fi_getinfo";
     private static final String NO_OPTIMAL_PROVIDER = "Could not find any optimal provider";
@@ -156,6 +157,8 @@ final class NcclLogAnalyzer implements Analyzer {
                     read(line);
                 } else if (second == 'o' && line.startsWith(CONNECTED_RINGS, message)) {
                     connectedRings(line);
+                } else if (second == 'U' && socketInit == null && line.startsWith(CUDA_DEV, message) && line.contains("Socket NIC distance")) {
+                    socketInit = new InitLine(line.number(), line.text()); // NCCL 2.3/2.4: "CUDA Dev 0[0], Socket NIC distance :  PHB"
                 }
             }
             case 'U' -> {

@@ -17,8 +17,12 @@ final class UcxAnalyzer implements Analyzer {
             + "|^\\s*(?:ib_mlx5_log|ib_mlx5|ib_iface|ib_md|ib_device|ud_ep|ud_iface|ud_verbs|rc_iface|rc_mlx5\\w*|rc_verbs\\w*|dc_mlx5\\w*"
             + "|ucp_\\w+|uct_\\w+|ucs_\\w+|wireup\\w*)\\.(?:c|cc|h|inl):\\d+\\s");
     private static final Pattern DEVICE = Pattern.compile("\\bon (\\w+:\\d+)(?:/(IB|RoCE))?|UCX\\s+ERROR (\\w+): ");
-    /** A completion error's words in ib_mlx5_log.c: "Remote access error", "Local protection error on mlx5_0:1/IB". */
-    private static final Pattern COMPLETION_ERROR = Pattern.compile("((?:Remote|Local) [a-zA-Z ]+? error|Work Request Flushed Error)");
+    /**
+     * A completion error: ib_mlx5_log.c's "Local protection on mlx5_0:1/IB (synd 0x4 ...)" or "Remote access error on ...",
+     * the verbs transports' "send completion with error: local protection error".
+     */
+    private static final Pattern COMPLETION_ERROR = Pattern.compile("(\\w[\\w ]*?) on \\w+:\\d+/(?:IB|RoCE) \\(synd"
+            + "|(?i)completion with error: ([a-z][a-z ]*[a-z])");
     /** "ibv_create_cq(cqe=4096) failed", "failed to create qp", "failed to create UD QP", "mlx5dv_devx_obj_create(QP) failed". */
     private static final Pattern CREATE_FAILED = Pattern.compile("(?i)create_?\\w*\\(?(?:qp|cq|srq)\\b.*\\bfail|fail\\w* to create (?:\\w+ )?(?:qp|cq|srq)\\b");
     private static final String REMOTE_REMEDY = "a peer stopped answering: find the first failure among the other ranks (a crash, a node or"
@@ -61,8 +65,9 @@ final class UcxAnalyzer implements Analyzer {
                             + " holds the device's resources (rdma resource show)", line);
         } else {
             Matcher completion = COMPLETION_ERROR.matcher(text);
-            if (completion.find() && (text.contains("_log.c") || text.contains("UCX"))) {
-                findings.add("ucx-completion-error", Severity.ERROR, "UCX: " + completion.group(1) + on(text),
+            if (completion.find()) {
+                findings.add("ucx-completion-error", Severity.ERROR, "UCX: " + (completion.group(1) != null ? completion.group(1)
+                                : "completion with error: " + completion.group(2)) + on(text),
                         "a remote access or protection error means a peer's memory registration or queue went away (a crashed or"
                                 + " restarted peer) or the two ends disagree: find the first failure among the ranks", line);
             }
