@@ -62,8 +62,7 @@ public final class TrainingJobReconciler implements Reconciler<TrainingJob>, Cle
     private final Clock clock;
     private final OperatorMetrics metrics = new OperatorMetrics();
     private final PodExpectations expectations = new PodExpectations();
-    /** When each job's nccl-watch log was last read. */
-    private final Map<String, Instant> watchedAt = new java.util.concurrent.ConcurrentHashMap<>();
+    private final StallWatch stallWatch = new StallWatch();
     /** When each job's preflight gate stops waiting for its peers, as its last reconcile observed it. */
     private final Map<String, Instant> preflightDecidesAt = new java.util.concurrent.ConcurrentHashMap<>();
     private final DueTimes dueTimes;
@@ -107,7 +106,7 @@ public final class TrainingJobReconciler implements Reconciler<TrainingJob>, Cle
     private void scheduleNext(TrainingJob job, Context<TrainingJob> context, Instant reconciledAt) {
         String run = String.valueOf(job.getStatus() == null || job.getStatus().restarts == null ? 0 : job.getStatus().restarts);
         List<Pod> pods = context.getSecondaryResources(Pod.class).stream().filter(pod -> ofRun(pod, run)).toList();
-        JobDeadlines.Kept kept = new JobDeadlines.Kept(watchedAt.get(key(job)), expectations.nextUnseen(key(job)), preflightDecidesAt.get(key(job)),
+        JobDeadlines.Kept kept = new JobDeadlines.Kept(stallWatch.lastRead(job), expectations.nextUnseen(key(job)), preflightDecidesAt.get(key(job)),
                 speedWatch.lastRead(job));
         Optional<Instant> next = JobDeadlines.next(job, pods, name -> JobInformers.node(context, name), kept, reconciledAt);
         dueTimes.set(ResourceID.fromResource(job), next.filter(at -> at.isAfter(reconciledAt)).orElse(null));
@@ -230,7 +229,8 @@ public final class TrainingJobReconciler implements Reconciler<TrainingJob>, Cle
         if ("Running".equals(status.phase) && (status.rdma == null || status.rdma.verified == null) && status.ranks != null) {
             verifyRdma(job, client, status, writer);
         }
-        Optional<StallVerdict> stall = "Running".equals(status.phase) ? watched(job, client, pods) : Optional.empty();
+        Optional<StallVerdict> stall = "Running".equals(status.phase)
+                ? stallWatch.read(job, logs(client), pods, clock.instant()) : Optional.empty();
         if (stall.isPresent() && !stall.get().state().equals("unavailable")) {
             writer.stall(stall.get());
             boolean stuck = stall.get().state().equals("stalled") || stall.get().state().equals("missing");
@@ -246,20 +246,6 @@ public final class TrainingJobReconciler implements Reconciler<TrainingJob>, Cle
             speedWatch.read(job, logs(client), status, clock.instant()).ifPresent(writer::performance);
         }
         return patch(job, before, status);
-    }
-
-    /** The sidecar's latest verdict, read at most once per its poll interval. */
-    private Optional<StallVerdict> watched(TrainingJob job, KubernetesClient client, List<Pod> pods) {
-        if (!HangWatch.enabled(job.getSpec())) {
-            return Optional.empty();
-        }
-        Instant now = clock.instant();
-        Instant last = watchedAt.get(key(job));
-        if (last != null && now.isBefore(last.plusSeconds(HangWatch.intervalSeconds(job.getSpec())))) {
-            return Optional.empty();
-        }
-        watchedAt.put(key(job), now);
-        return logs(client).watch(job.getMetadata().getNamespace(), job.getMetadata().getName() + "-0").flatMap(log -> StallVerdict.of(log, pods));
     }
 
     private static String capitalized(String word) {
@@ -330,7 +316,7 @@ public final class TrainingJobReconciler implements Reconciler<TrainingJob>, Cle
         KubernetesClient client = context.getClient();
         metrics.removed(key(job));
         expectations.forget(key(job));
-        watchedAt.remove(key(job));
+        stallWatch.forget(job);
         speedWatch.forget(job);
         preflightDecidesAt.remove(key(job));
         dueTimes.set(ResourceID.fromResource(job), null);
