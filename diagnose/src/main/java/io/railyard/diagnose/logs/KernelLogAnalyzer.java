@@ -31,6 +31,7 @@ final class KernelLogAnalyzer implements Analyzer {
     /** Interfaces whose link went down, and how often one came up again after. */
     private final java.util.Set<String> down = new java.util.LinkedHashSet<>();
     private final java.util.Set<String> flapped = new java.util.LinkedHashSet<>();
+    private final java.util.Set<String> up = new java.util.HashSet<>();
     private long firstDownLine = -1;
     private String firstDownText;
 
@@ -48,11 +49,15 @@ final class KernelLogAnalyzer implements Analyzer {
         }
         String text = line.text();
         if (!RDMA_KERNEL_LINE.matcher(text).find()) {
+            nic(line); // an mlx5 line behind a syslog's date and host: the kernel's all the same
             return;
         }
         hits++;
         Matcher failed = COMMAND_FAILED.matcher(text);
         Matcher status = REG_MR_FAILED.matcher(text);
+        if (link(line, text)) {
+            return;
+        }
         if (failed.find()) {
             commandFailed(line, failed.group(1).toUpperCase(java.util.Locale.ROOT), failed.group(4).strip(), failed.group(5));
         } else if (status.find()) {
@@ -75,22 +80,10 @@ final class KernelLogAnalyzer implements Analyzer {
             return;
         }
         hits++; // a kernel log, though this line may be of another subsystem
-        if (!bsdLink && !NIC_DRIVER.matcher(text).find()) {
+        if (link(line, text) || !bsdLink && !NIC_DRIVER.matcher(text).find()) {
             return;
         }
-        Matcher link = LINK.matcher(text);
-        if (link.find()) {
-            String device = link.group(1);
-            if (link.group(2).equalsIgnoreCase("down")) {
-                down.add(device);
-                if (firstDownLine < 0) {
-                    firstDownLine = line.number();
-                    firstDownText = text;
-                }
-            } else if (down.remove(device)) {
-                flapped.add(device);
-            }
-        } else if (text.contains("hw csum failure")) {
+        if (text.contains("hw csum failure")) {
             findings.add("nic-checksum-fault", Severity.WARN, "the kernel found packets with a wrong checksum that the NIC had passed (hw csum failure)",
                     "a NIC, firmware or driver fault: update the NIC's firmware and driver; as a stopgap turn receive checksum offload off"
                             + " (ethtool -K <interface> rx off)", line);
@@ -102,6 +95,29 @@ final class KernelLogAnalyzer implements Analyzer {
             findings.add("nic-pcie-link-lost", Severity.ERROR, "a NIC dropped off the PCIe bus (PCIe link lost)",
                     "reseat or replace the card, check the slot's power and the server's PCIe errors (AER in dmesg); a reboot brings it back", line);
         }
+    }
+
+    /**
+     * A link going down or up, of any driver: down then up again, or up twice (it went down between, unlogged), is a
+     * flap. True when the line was one.
+     */
+    private boolean link(Line line, String text) {
+        Matcher link = LINK.matcher(text);
+        if (!link.find()) {
+            return false;
+        }
+        String device = link.group(1);
+        boolean isDown = link.group(2).equalsIgnoreCase("down");
+        if (firstDownLine < 0 && (isDown || up.contains(device))) {
+            firstDownLine = line.number();
+            firstDownText = text;
+        }
+        if (isDown) {
+            down.add(device);
+        } else if (down.remove(device) || !up.add(device)) {
+            flapped.add(device);
+        }
+        return true;
     }
 
     private void commandFailed(Line line, String command, String status, String code) {
