@@ -95,8 +95,16 @@ final class PreflightCommand implements Callable<Integer> {
             + " needed; with -o html, its heatmap.")
     Path from;
 
+    @Option(names = "--create-rate", paramLabel = "PODS_PER_SECOND", defaultValue = "50",
+            description = "Pods created per second at most, so that a large sweep does not flood the API server and the scheduler"
+                    + " (default: ${DEFAULT-VALUE}).")
+    double createRate;
+
     @Option(names = "--poll-ms", defaultValue = "1000", hidden = true)
     long pollMillis;
+
+    /** Beyond this, --pairs all is refused: N(N-1)/2 tests in N-1 rounds is hours, where a ring is two rounds. */
+    static final int MAX_ALL_PAIRS_NODES = 64;
 
     @Mixin
     KubeClients kube = new KubeClients();
@@ -142,6 +150,12 @@ final class PreflightCommand implements Callable<Integer> {
                     rates.put(name, Double.valueOf(rate));
                 }
             }
+            if (mode == Pairing.Mode.ALL && names.size() > MAX_ALL_PAIRS_NODES) {
+                long pairCount = (long) names.size() * (names.size() - 1) / 2;
+                throw new Railyard.UsageException("--pairs all over " + names.size() + " nodes is " + pairCount + " pairs in "
+                        + (names.size() - 1) + " rounds: sweep them in a ring (--pairs ring, two rounds), then --pairs all over the"
+                        + " nodes it names, at most " + MAX_ALL_PAIRS_NODES + " at a time");
+            }
             if (names.size() < 2) {
                 throw new Railyard.UsageException(names.size() + " of the " + nodes.size() + " nodes selected offer " + resource
                         + ": a sweep needs two; check --resource (the device plugin's resource name) and the selection");
@@ -150,7 +164,7 @@ final class PreflightCommand implements Callable<Integer> {
                     + String.format("%04x", ThreadLocalRandom.current().nextInt(0x10000));
             PreflightPods.Settings settings = new PreflightPods.Settings(image, resource, devices, hostNetwork, timeoutSeconds, durationSeconds);
             PreflightSweep.Plan plan = new PreflightSweep.Plan(namespace, run, settings, minPercent, rates, lineRateGbps, keep,
-                    Duration.ofMillis(pollMillis));
+                    Duration.ofMillis(pollMillis), createRate);
             PrintWriter err = spec.commandLine().getErr();
             PreflightSweep sweep = new PreflightSweep(client, logs != null ? logs : PreflightSweep.PodLogs.through(client), plan,
                     line -> {
@@ -192,6 +206,9 @@ final class PreflightCommand implements Callable<Integer> {
         }
         if (minPercent < 1 || minPercent > 100) {
             throw new Railyard.UsageException("--min-percent " + minPercent + " must be between 1 and 100");
+        }
+        if (!(createRate > 0)) {
+            throw new Railyard.UsageException("--create-rate " + createRate + " must be above 0 pods per second");
         }
         if (devicesPerNode != null && devicesPerNode < 1) {
             throw new Railyard.UsageException("--devices-per-node " + devicesPerNode + " must be at least 1");

@@ -48,8 +48,9 @@ final class PreflightSweep {
     }
 
     /** @param lineRates each node's line rate from the agent's label, by node */
+    /** @param createRate pods created per second at most */
     record Plan(String namespace, String run, PreflightPods.Settings settings, int minPercent, Map<String, Double> lineRates,
-            Double lineRateOverride, boolean keep, Duration poll) {}
+            Double lineRateOverride, boolean keep, Duration poll, double createRate) {}
 
     private static final int CREATORS = 16;
 
@@ -203,9 +204,19 @@ final class PreflightSweep {
         return pod.getStatus() == null || pod.getStatus().getPhase() == null ? "Pending" : pod.getStatus().getPhase();
     }
 
+    /** Creates the pods from a few threads, starting at most {@code plan.createRate()} a second. */
     private void createAll(List<Pod> pods) throws InterruptedException {
         try (ExecutorService creators = Executors.newFixedThreadPool(CREATORS, Thread.ofPlatform().name("preflight-create-", 0).daemon().factory())) {
-            List<Future<?>> created = pods.stream().map(pod -> creators.submit(() -> client.resource(pod).create())).<Future<?>>map(f -> f).toList();
+            long start = System.nanoTime();
+            List<Future<?>> created = new java.util.ArrayList<>();
+            for (int i = 0; i < pods.size(); i++) {
+                long wait = startOf(i, plan.createRate()) - (System.nanoTime() - start);
+                if (wait > 0) {
+                    java.util.concurrent.TimeUnit.NANOSECONDS.sleep(wait); // pacing the API server, not waiting for a result
+                }
+                Pod pod = pods.get(i);
+                created.add(creators.submit(() -> client.resource(pod).create()));
+            }
             for (Future<?> future : created) {
                 try {
                     future.get();
@@ -214,5 +225,10 @@ final class PreflightSweep {
                 }
             }
         }
+    }
+
+    /** When the i-th pod of a round may be created, in nanoseconds from the first: {@code rate} a second. */
+    static long startOf(int index, double rate) {
+        return (long) (index * 1e9 / rate);
     }
 }

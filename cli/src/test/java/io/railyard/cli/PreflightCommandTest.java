@@ -228,7 +228,28 @@ class PreflightCommandTest {
         assertThat(preflight("--node", "node-09", "node-01").err()).isEqualTo("preflight: node node-09 does not exist (kubectl get nodes lists them)\n");
         assertThat(preflight("--node", "node-01", "--selector", "gpu=true").exitCode()).isEqualTo(2);
         assertThat(preflight("--selector", "gpu=true", "--pairs", "star").err()).isEqualTo("preflight: --pairs star is not ring or all\n");
+        assertThat(preflight("--selector", "gpu=true", "--create-rate", "0").err())
+                .isEqualTo("preflight: --create-rate 0.0 must be above 0 pods per second\n");
         assertThat(client.pods().inNamespace("ns").list().getItems()).isEmpty();
+    }
+
+    @Test
+    void allPairsOfALargeSelectionAreRefusedWithTheirCountAndARing() throws Exception {
+        PreflightCluster.nodes(client, 65, 1, "gpu");
+
+        CommandRun run = preflight("--selector", "gpu=true", "--pairs", "all");
+
+        assertThat(run.exitCode()).isEqualTo(2);
+        assertThat(run.err()).isEqualTo("preflight: --pairs all over 65 nodes is 2080 pairs in 64 rounds: sweep them in a ring"
+                + " (--pairs ring, two rounds), then --pairs all over the nodes it names, at most 64 at a time\n");
+        assertThat(client.pods().inNamespace("ns").list().getItems()).isEmpty();
+    }
+
+    @Test
+    void podsArePacedAtTheCreateRate() {
+        assertThat(PreflightSweep.startOf(0, 50)).isZero();
+        assertThat(PreflightSweep.startOf(50, 50)).isEqualTo(1_000_000_000L);
+        assertThat(PreflightSweep.startOf(3, 2)).isEqualTo(1_500_000_000L);
     }
 
     @Test
