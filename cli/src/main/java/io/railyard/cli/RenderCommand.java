@@ -53,7 +53,7 @@ final class RenderCommand implements Callable<Integer> {
         if (output == Output.json) {
             out.println(Serialization.asJson(new KubernetesListBuilder().withItems(objects).build()));
         } else {
-            objects.forEach(object -> out.print(Serialization.asYaml(object)));
+            YamlDocuments.writeAll(out, objects);
         }
         out.flush();
         err.flush();

@@ -6,7 +6,14 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.railyard.api.TrainingJob;
 import io.railyard.api.TrainingJobStatus;
 import java.io.PrintWriter;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.Callable;
+import java.util.stream.Collectors;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -31,6 +38,9 @@ final class StatusCommand implements Callable<Integer> {
     @Mixin
     KubeClients kube = new KubeClients();
 
+    /** Up to this many nodes are read one by one. */
+    static final int FEW_NODES = 32;
+
     @Override
     public Integer call() {
         try (KubernetesClient client = kube.connect()) {
@@ -43,9 +53,10 @@ final class StatusCommand implements Callable<Integer> {
             out.println(progress(job));
             TrainingJobStatus status = job.getStatus();
             if (status != null && status.ranks != null) {
+                Map<String, Node> nodes = nodes(client, status.ranks);
                 for (TrainingJobStatus.Rank rank : status.ranks) {
                     out.println("  rank " + rank.rank + ": " + rank.pod + " on " + rank.node);
-                    Node node = rank.node == null ? null : client.nodes().withName(rank.node).get();
+                    Node node = rank.node == null ? null : nodes.get(rank.node);
                     if (node != null) { // the node's agent says what is wrong with its RDMA ports
                         ClusterObserver.rdmaProblems(node).forEach(problem -> out.println("    node " + rank.node + " " + problem));
                     }
@@ -80,6 +91,19 @@ final class StatusCommand implements Callable<Integer> {
             out.flush();
             return 0;
         }
+    }
+
+    /** The ranks' nodes: a GET each for a few, one LIST for a large job (12,500 ranks would be 12,500 requests). */
+    private static Map<String, Node> nodes(KubernetesClient client, List<TrainingJobStatus.Rank> ranks) {
+        Set<String> names = ranks.stream().map(rank -> rank.node).filter(Objects::nonNull).collect(Collectors.toSet());
+        Map<String, Node> nodes = new HashMap<>();
+        if (names.size() <= FEW_NODES) {
+            names.forEach(name -> Optional.ofNullable(client.nodes().withName(name).get()).ifPresent(node -> nodes.put(name, node)));
+        } else {
+            client.nodes().list().getItems().stream().filter(node -> names.contains(node.getMetadata().getName()))
+                    .forEach(node -> nodes.put(node.getMetadata().getName(), node));
+        }
+        return nodes;
     }
 
     /** The job's speed as the Degraded condition last found it, each slow rank on its own line. */

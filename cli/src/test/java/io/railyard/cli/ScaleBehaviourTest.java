@@ -1,0 +1,97 @@
+package io.railyard.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.NodeBuilder;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.server.mock.EnableKubernetesMockClient;
+import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
+import io.fabric8.kubernetes.client.utils.Serialization;
+import io.railyard.api.TrainingJob;
+import io.railyard.api.TrainingJobStatus;
+import io.railyard.operator.model.OperatorDefaults;
+import io.railyard.operator.model.TrainingJobModel;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import io.fabric8.mockwebserver.http.RecordedRequest;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * What keeps status and render within their budgets at 12,500 ranks (bench/status-render-scale.sh), pinned at small
+ * sizes: status reads a large job's nodes with one list, and render streams each object as the YAML fabric8 writes.
+ */
+@EnableKubernetesMockClient(crud = true)
+class ScaleBehaviourTest {
+    static KubernetesClient client;
+    static KubernetesMockServer server;
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void statusOfALargeJobListsTheNodesOnceInsteadOfOneRequestEach() throws Exception {
+        int ranks = StatusCommand.FEW_NODES + 8;
+        TrainingJob job = new ObjectMapper(new YAMLFactory()).readValue("""
+                apiVersion: railyard.io/v1alpha1
+                kind: TrainingJob
+                metadata: {name: wide, namespace: ns}
+                spec: {image: pytorch, script: t.py, nodes: %d, gpusPerNode: 8}
+                """.formatted(ranks), TrainingJob.class);
+        client.resource(job).create();
+        job.setStatus(new TrainingJobStatus());
+        job.getStatus().ranks = new ArrayList<>();
+        for (int i = 0; i < ranks; i++) {
+            client.nodes().resource(new NodeBuilder().withNewMetadata().withName("gpu-" + i).endMetadata().withNewStatus()
+                    .addNewCondition().withType("RdmaPortDown").withStatus(i == 3 ? "True" : "False").withMessage("mlx5_3:1 DOWN").endCondition()
+                    .endStatus().build()).create();
+            TrainingJobStatus.Rank rank = new TrainingJobStatus.Rank();
+            rank.rank = i;
+            rank.pod = "wide-" + i;
+            rank.node = "gpu-" + i;
+            job.getStatus().ranks.add(rank);
+        }
+        client.resource(job).updateStatus();
+        drain();
+
+        CommandRun run = CommandRun.of("status", "wide", "-n", "ns", "--kubeconfig", MockKubeconfig.write(dir, client).toString());
+
+        assertThat(run.out()).contains("  rank 3: wide-3 on gpu-3\n    node gpu-3 RdmaPortDown: mlx5_3:1 DOWN\n");
+        List<String> nodeRequests = drain().stream().filter(path -> path.startsWith("/api/v1/nodes")).toList();
+        assertThat(nodeRequests).singleElement().satisfies(path -> assertThat(path).doesNotContain("/nodes/"));
+    }
+
+    @Test
+    void renderWritesTheYamlOfFabric8ObjectByObject() throws Exception {
+        Path file = dir.resolve("job.yaml");
+        Files.writeString(file, "apiVersion: railyard.io/v1alpha1\nkind: TrainingJob\nmetadata: {name: two, namespace: ns}\n"
+                + "spec: {image: pytorch, script: t.py, nodes: 2, gpusPerNode: 8, rdma: {devicesPerNode: 8},"
+                + " monitoring: {ncclInspector: {enabled: true}}, scheduling: {scheduler: volcano}}\n");
+        TrainingJob job = new ObjectMapper(new YAMLFactory()).readValue(file.toFile(), TrainingJob.class);
+        StringBuilder whole = new StringBuilder();
+        for (HasMetadata object : TrainingJobModel.desired(job, OperatorDefaults.STANDARD).objects()) {
+            whole.append(Serialization.asYaml(object));
+        }
+
+        CommandRun run = CommandRun.of("render", "-f", file.toString());
+
+        assertThat(run.exitCode()).isZero();
+        assertThat(run.out()).isEqualTo(whole.toString());
+    }
+
+    /** The paths of the requests the server recorded since the last drain. */
+    private static List<String> drain() throws InterruptedException {
+        List<String> paths = new ArrayList<>();
+        for (RecordedRequest request; (request = server.takeRequest(10, TimeUnit.MILLISECONDS)) != null; ) {
+            paths.add(request.getPath());
+        }
+        return paths;
+    }
+}
