@@ -6,6 +6,7 @@ import io.railyard.api.SchedulingSpec;
 import io.railyard.api.TrainingJob;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.stream.IntStream;
 
 /** Everything a TrainingJob needs, computed without a cluster: what the operator creates and `railyard render` prints. */
 public final class TrainingJobModel {
@@ -16,10 +17,9 @@ public final class TrainingJobModel {
 
     public static Desired desired(TrainingJob job, OperatorDefaults defaults) {
         JobSettings settings = JobSettings.of(job, defaults.rdmaResource());
-        List<Pod> pods = new ArrayList<>();
-        for (int index = 0; index < job.getSpec().nodes; index++) {
-            pods.add(PodModel.desired(job, settings, index, defaults.railyardImage()));
-        }
+        // each pod is built on its own (a 12,500-node job is seconds of builders on one core); the order stays the index's
+        List<Pod> pods = IntStream.range(0, job.getSpec().nodes).parallel()
+                .mapToObj(index -> PodModel.desired(job, settings, index, defaults.railyardImage())).toList();
         List<HasMetadata> objects = new ArrayList<>();
         List<String> warnings = new ArrayList<>();
         objects.add(ServiceModel.desired(job, settings));
