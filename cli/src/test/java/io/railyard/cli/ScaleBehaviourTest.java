@@ -25,8 +25,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * What keeps status and render within their budgets at 12,500 ranks (bench/status-render-scale.sh), pinned at small
- * sizes: status reads a large job's nodes with one list, and render streams each object as the YAML fabric8 writes.
+ * What keeps status, render and the preflight report within their budgets at 12,500 (bench/status-render-scale.sh,
+ * bench/preflight-plan-scale.sh), pinned at small sizes: status reads a large job's nodes with one list, render streams
+ * each object as the YAML fabric8 writes, and the heatmap draws a sweep's links rather than every pair of nodes.
  */
 @EnableKubernetesMockClient(crud = true)
 class ScaleBehaviourTest {
@@ -84,6 +85,25 @@ class ScaleBehaviourTest {
 
         assertThat(run.exitCode()).isZero();
         assertThat(run.out()).isEqualTo(whole.toString());
+    }
+
+    @Test
+    void thePreflightHeatmapOfARingDrawsItsLinksNotEveryPairOfNodes() {
+        List<String> nodes = new ArrayList<>();
+        List<io.railyard.operator.preflight.Link> links = new ArrayList<>();
+        for (int i = 0; i < 300; i++) {
+            nodes.add(String.format("gpu-%03d", i));
+        }
+        for (int i = 0; i < 300; i++) {
+            links.add(new io.railyard.operator.preflight.Link(nodes.get(i), nodes.get((i + 1) % 300), "mlx5_0", "mlx5_0", 390.0, 400.0, 97.5,
+                    io.railyard.operator.preflight.Link.Verdict.OK, null, null));
+        }
+
+        String html = PreflightHeatmap.html(io.railyard.operator.preflight.PreflightVerdict.judge(nodes, links, java.util.Map.of()));
+
+        long rects = html.split("<rect", -1).length - 1L;
+        assertThat(rects).as("the grey ground, the diagonal and the links; 90,000 cells drawn one by one before").isEqualTo(1 + 300 + 300);
+        assertThat(html.split("class=\"cell\"", -1).length - 1).isEqualTo(300);
     }
 
     /** The paths of the requests the server recorded since the last drain. */
