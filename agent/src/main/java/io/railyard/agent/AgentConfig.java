@@ -24,17 +24,34 @@ import java.util.stream.Collectors;
  * The agent's configuration file: the extended resources it advertises and which ports each one holds, and how it
  * reports the node's RDMA health to the cluster ({@code nodeHealth}).
  */
-public record AgentConfig(List<ResourceConfig> resources, NodeHealthConfig nodeHealth) {
+public record AgentConfig(List<ResourceConfig> resources, NodeHealthConfig nodeHealth, Metrics metrics) {
     public static final String DEFAULT_RESOURCE = io.railyard.api.Names.DEFAULT_RDMA_RESOURCE;
 
+    /**
+     * The {@code metrics} section. {@code hardwareCounters: false} drops the ports' driver counters (mlx5's hw_counters:
+     * ECN, CNP, retries, out-of-sequence; 15 a RoCE port), the most numerous series, and the alerts built on them.
+     */
+    public record Metrics(boolean hardwareCounters) {
+        @JsonCreator
+        public Metrics(@JsonProperty("hardwareCounters") Boolean hardwareCounters) {
+            this(hardwareCounters == null || hardwareCounters);
+        }
+    }
+
     @JsonCreator
-    public AgentConfig(@JsonProperty("resources") List<ResourceConfig> resources, @JsonProperty("nodeHealth") NodeHealthConfig nodeHealth) {
+    public AgentConfig(@JsonProperty("resources") List<ResourceConfig> resources, @JsonProperty("nodeHealth") NodeHealthConfig nodeHealth,
+            @JsonProperty("metrics") Metrics metrics) {
         this.resources = resources == null || resources.isEmpty() ? List.of(ResourceConfig.defaults()) : List.copyOf(resources);
         this.nodeHealth = nodeHealth == null ? NodeHealthConfig.defaults() : nodeHealth;
+        this.metrics = metrics == null ? new Metrics(true) : metrics;
+    }
+
+    public AgentConfig(List<ResourceConfig> resources, NodeHealthConfig nodeHealth) {
+        this(resources, nodeHealth, null);
     }
 
     public AgentConfig(List<ResourceConfig> resources) {
-        this(resources, null);
+        this(resources, null, null);
     }
 
     /** Without a file: one resource {@code rdma/rdma} holding every InfiniBand and Ethernet (RoCE) port, node health on. */
@@ -76,7 +93,7 @@ public record AgentConfig(List<ResourceConfig> resources, NodeHealthConfig nodeH
     /** What a value of this type looks like in the file. */
     private static String expected(Class<?> type) {
         if (type == AgentConfig.class) {
-            return "a mapping with a resources list (resources: [{name: rdma/rdma}]) and optionally nodeHealth";
+            return "a mapping with a resources list (resources: [{name: rdma/rdma}]) and optionally nodeHealth and metrics";
         }
         if (type == ResourceConfig.class) {
             return "a mapping with name and optionally mode, slotsPerPort and selector";

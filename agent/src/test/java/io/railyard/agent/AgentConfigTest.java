@@ -56,6 +56,15 @@ class AgentConfigTest {
     }
 
     @Test
+    void hardwareCountersAreOnUnlessTheMetricsSectionTurnsThemOff() throws Exception {
+        assertThat(AgentConfig.defaults().metrics().hardwareCounters()).isTrue();
+        assertThat(AgentConfig.load(write("metrics: {}\n")).metrics().hardwareCounters()).isTrue();
+        assertThat(AgentConfig.load(write("metrics:\n  hardwareCounters: false\n")).metrics().hardwareCounters()).isFalse();
+        assertThatThrownBy(() -> AgentConfig.load(write("metrics:\n  hardwareCounters: maybe\n")))
+                .hasMessageEndingWith("metrics.hardwareCounters is 'maybe': use true or false");
+    }
+
+    @Test
     void unknownKeyNamesTheFileAndTheKey() throws Exception {
         Path file = write("""
                 resources:

@@ -128,7 +128,7 @@ final class AgentCommand implements Callable<Integer> {
             collectors.add(attribution.collector());
         }
         NodeMetrics metrics = metricsSocket == null ? null : HostPort.listen("--metrics-address", metricsSocket,
-                address -> NodeMetrics.start(address, root, resource, collectors.toArray(MultiCollector[]::new)));
+                address -> NodeMetrics.start(address, root, resource, agentConfig.metrics().hardwareCounters(), collectors.toArray(MultiCollector[]::new)));
         if (agent != null) {
             agent.start();
         }

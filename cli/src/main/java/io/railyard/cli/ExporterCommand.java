@@ -25,6 +25,10 @@ final class ExporterCommand implements Callable<Integer> {
     @Mixin
     PodResourcesOptions podResources = new PodResourcesOptions();
 
+    @Option(names = "--no-hardware-counters", description = "Leave out the ports' driver counters (hw_counters: ECN, CNP, retries), the most"
+            + " numerous series, as the agent's metrics.hardwareCounters: false does.")
+    boolean noHardwareCounters;
+
     @Override
     public Integer call() throws Exception {
         Termination termination = Termination.listen();
@@ -33,7 +37,7 @@ final class ExporterCommand implements Callable<Integer> {
                 null, null);
         MultiCollector[] more = attribution == null ? new MultiCollector[0] : new MultiCollector[] {attribution.collector()};
         try (attribution; NodeMetrics metrics = HostPort.listen("--listen", HostPort.parse("--listen", listen),
-                address -> NodeMetrics.start(address, root, "rdma/rdma", more))) {
+                address -> NodeMetrics.start(address, root, "rdma/rdma", !noHardwareCounters, more))) {
             System.err.println("serving RDMA metrics of " + root + " on http://" + listen.replace("0.0.0.0", "localhost")
                     .replaceAll(":\\d+$", ":" + metrics.port()) + "/metrics");
             termination.await();

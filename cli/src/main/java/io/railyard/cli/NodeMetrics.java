@@ -25,9 +25,10 @@ final class NodeMetrics implements AutoCloseable {
         this.doctor = doctor;
     }
 
-    static NodeMetrics start(InetSocketAddress address, Path root, String rdmaResource, MultiCollector... more) {
+    /** @param hardwareCounters whether the ports' driver counters are exported */
+    static NodeMetrics start(InetSocketAddress address, Path root, String rdmaResource, boolean hardwareCounters, MultiCollector... more) {
         PrometheusRegistry registry = new PrometheusRegistry();
-        registry.register(new RdmaPortCollector(root));
+        registry.register(new RdmaPortCollector(root, hardwareCounters));
         DoctorGauges doctorGauges = new DoctorGauges(root, rdmaResource);
         registry.register(doctorGauges);
         for (MultiCollector collector : more) {

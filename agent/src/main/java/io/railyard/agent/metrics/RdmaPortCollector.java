@@ -24,11 +24,18 @@ public final class RdmaPortCollector implements MultiCollector {
     static final String PREFIX = "railyard_rdma_";
 
     private final Sysfs sysfs;
+    private final boolean hardwareCounters;
     private final AtomicLong malformedFiles = new AtomicLong();
 
     /** Reads the ports under {@code root}, keeping their files open between scrapes. */
     public RdmaPortCollector(Path root) {
+        this(root, true);
+    }
+
+    /** @param hardwareCounters whether the driver's hw_counters are exported (the agent's metrics.hardwareCounters) */
+    public RdmaPortCollector(Path root, boolean hardwareCounters) {
         this.sysfs = Sysfs.keepingFilesOpen(root);
+        this.hardwareCounters = hardwareCounters;
     }
 
     /** One scrape at a time: the files kept open are read in place. */
@@ -79,7 +86,9 @@ public final class RdmaPortCollector implements MultiCollector {
         String linkLayer = files.read("link_layer").orElse("");
         counters(metrics, labels, Counters.read(sysfs, dir.resolve("counters")), SysfsCounterNames.COUNTERS);
         counters(metrics, labels, Counters.read(sysfs, dir.resolve("counters_ext")), SysfsCounterNames.LEGACY);
-        counters(metrics, labels, Counters.read(sysfs, dir.resolve("hw_counters")), SysfsCounterNames.HARDWARE);
+        if (hardwareCounters) {
+            counters(metrics, labels, Counters.read(sysfs, dir.resolve("hw_counters")), SysfsCounterNames.HARDWARE);
+        }
         linkFacts(metrics, labels, port, linkLayer, dir, hcaDir);
     }
 

@@ -35,6 +35,24 @@ class RdmaPortCollectorTest {
     }
 
     @Test
+    void withoutHardwareCountersThePortsKeepTheirCountersAndLoseOnlyTheDrivers() {
+        String all = scrape();
+        PrometheusRegistry lean = new PrometheusRegistry();
+        lean.register(new RdmaPortCollector(tree.root(), false));
+        String without = scrape(lean);
+
+        assertThat(all).contains("railyard_rdma_np_ecn_marked_roce_packets_received_total{");
+        assertThat(without).doesNotContain("railyard_rdma_np_ecn_marked_roce_packets_received_total", "railyard_rdma_hw_events_total",
+                "railyard_rdma_req_transport_retries_exceeded_total")
+                .contains("railyard_rdma_port_data_transmitted_bytes_total{", "railyard_rdma_state_id{", "railyard_rdma_port_info{");
+        assertThat(series(without)).as("a RoCE port's 15 driver counters, 8 ports").isLessThanOrEqualTo(series(all) - 8 * 15);
+    }
+
+    private static long series(String exposition) {
+        return exposition.lines().filter(line -> !line.startsWith("#") && !line.isBlank()).count();
+    }
+
+    @Test
     void everyScrapeShowsTheCountersAsTheyAreNow() {
         assertThat(transmittedAfterWriting(100)).isEqualTo(400.0);
 
@@ -96,6 +114,10 @@ class RdmaPortCollectorTest {
     }
 
     private String scrape() {
+        return scrape(registry);
+    }
+
+    private static String scrape(PrometheusRegistry registry) {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         try {
             PrometheusTextFormatWriter.create().write(out, registry.scrape());
