@@ -138,8 +138,8 @@ class AgentProcessIT {
 
     @ParameterizedTest
     @CsvSource(delimiter = '|', value = {
-        "hello|the file should be a mapping with a resources list (resources: [{name: rdma/rdma}]) and optionally nodeHealth",
-        "[a, b]|the file should be a mapping with a resources list (resources: [{name: rdma/rdma}]) and optionally nodeHealth",
+        "hello|the file should be a mapping with a resources list (resources: [{name: rdma/rdma}]) and optionally nodeHealth and metrics",
+        "[a, b]|the file should be a mapping with a resources list (resources: [{name: rdma/rdma}]) and optionally nodeHealth and metrics",
         "resources: 5|resources should be a list",
         "'resources: [{name: rdma/x, mode: weird}]'|resources[0].mode is 'weird': use one of exclusive, shared",
         "'resources: [{name: rdma/x, slotsPerPort: many}]'|resources[0].slotsPerPort is 'many': use a whole number",
