@@ -13,7 +13,7 @@ import java.util.Map;
  * The TrainingJob operator at scale on the fabric8 CRUD mock API server (no real API server can be had here): for jobs
  * of 8, 128 and 1,024 nodes, the time from creation to every pod created, the operator's API requests per reconcile by
  * verb, its requests over a steady minute (watches aside), its heap; then 100 concurrent 8-node jobs.
- * Arguments: [STEADY_SECONDS] (default 60).
+ * Arguments: [STEADY_SECONDS] [LARGEST] (defaults 60 and 1024: the largest gang, also the plain client's count).
  */
 public final class OperatorScale {
 
@@ -21,12 +21,13 @@ public final class OperatorScale {
 
     public static void main(String[] args) throws Exception {
         int steadySeconds = args.length > 0 ? Integer.parseInt(args[0]) : 60;
+        int largest = args.length > 1 ? Integer.parseInt(args[1]) : 1024;
         try (MockCluster cluster = new MockCluster()) {
             KubernetesClient observer = cluster.observer;
-            double peer = cluster.plainClientCreates("peer", 1024);
-            System.out.printf("peer: a plain client creating 1,024 pods, 16 at a time: %.2f s%n", peer);
+            double peer = cluster.plainClientCreates("peer", largest);
+            System.out.printf("peer: a plain client creating %d pods, 16 at a time: %.2f s%n", largest, peer);
             TrainingJobReconciler reconciler = cluster.startOperator();
-            for (int nodes : new int[] {8, 128, 1024}) {
+            for (int nodes : new int[] {8, 128, largest}) {
                 Map<String, Long> before = cluster.requests.snapshot();
                 long reconcilesBefore = reconciler.metrics().reconciles();
                 long start = System.nanoTime();
@@ -37,13 +38,13 @@ public final class OperatorScale {
                 Map<String, Long> during = RequestCounts.difference(cluster.requests.snapshot(), before);
                 long reconciles = reconciler.metrics().reconciles() - reconcilesBefore;
                 System.out.printf("%d-node job: all pods created in %.2f s%s; %d reconciles, requests %s (%.1f per reconcile)%n", nodes, seconds,
-                        nodes == 1024 ? String.format(" (%.2f x the plain client)", seconds / peer) : "", reconciles, during,
+                        nodes == largest ? String.format(" (%.2f x the plain client)", seconds / peer) : "", reconciles, during,
                         RequestCounts.total(during) / (double) Math.max(1, reconciles));
             }
             Map<String, Long> before = cluster.requests.snapshot();
             long reconcilesBefore = reconciler.metrics().reconciles();
             Thread.sleep(steadySeconds * 1_000L);
-            System.out.printf("steady state, %d s, 3 jobs (1,160 pods): %d reconciles, requests beyond watches %s%n", steadySeconds,
+            System.out.printf("steady state, %d s, 3 jobs (%d pods): %d reconciles, requests beyond watches %s%n", steadySeconds, 136 + largest,
                     reconciler.metrics().reconciles() - reconcilesBefore, RequestCounts.difference(cluster.requests.snapshot(), before));
             System.gc();
             long heap = ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed();
@@ -72,7 +73,7 @@ public final class OperatorScale {
 
     private static void awaitPods(KubernetesClient observer, String job, int nodes) throws InterruptedException {
         while (observer.pods().inNamespace("bench").withLabel(Names.JOB_LABEL, job).list().getItems().size() < nodes) {
-            Thread.sleep(50);
+            Thread.sleep(Math.max(50, nodes / 10)); // a list of a large gang is itself work for the server
         }
     }
 }
