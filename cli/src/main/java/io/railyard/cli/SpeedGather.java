@@ -11,12 +11,11 @@ import java.net.ServerSocket;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
-import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * The job's speeds gathered in its first pod: every rank's sidecar connects once per interval and writes its summary
  * as one line; a line that is no summary, longer than {@value #MAX_LINE} bytes or slower than {@value #READ_TIMEOUT_MS}
- * ms is dropped and counted.
+ * ms is dropped.
  */
 final class SpeedGather implements AutoCloseable {
     static final int MAX_LINE = 1 << 20;
@@ -26,7 +25,6 @@ final class SpeedGather implements AutoCloseable {
     private final ServerSocket server;
     private final JobSpeeds speeds;
     private final Clock clock;
-    private final AtomicLong dropped = new AtomicLong();
 
     private SpeedGather(ServerSocket server, JobSpeeds speeds, Clock clock) {
         this.server = server;
@@ -56,11 +54,6 @@ final class SpeedGather implements AutoCloseable {
         return server.getLocalPort();
     }
 
-    /** Lines dropped so far. */
-    long dropped() {
-        return dropped.get();
-    }
-
     private void accept() {
         while (!server.isClosed()) {
             try {
@@ -75,10 +68,9 @@ final class SpeedGather implements AutoCloseable {
     private void receive(Socket socket) {
         try (socket) {
             socket.setSoTimeout(READ_TIMEOUT_MS);
-            RankSummary.parse(line(socket.getInputStream())).ifPresentOrElse(summary -> speeds.add(summary, clock.instant()),
-                    dropped::incrementAndGet);
+            RankSummary.parse(line(socket.getInputStream())).ifPresent(summary -> speeds.add(summary, clock.instant()));
         } catch (IOException e) {
-            dropped.incrementAndGet();
+            // a connection cut, slow or too long: this interval's line of that rank is lost
         }
     }
 

@@ -60,11 +60,16 @@ public final class InspectorSidecar {
         return inspector == null || inspector.windows == null ? DEFAULT_WINDOWS : inspector.windows;
     }
 
+    /** The profiler plugin NCCL loads: the user's, or NCCL Inspector's own. */
+    public static String plugin(TrainingJobSpec spec) {
+        MonitoringSpec.NcclInspector inspector = settings(spec);
+        return inspector == null || inspector.plugin == null || inspector.plugin.isBlank() ? "inspector" : inspector.plugin;
+    }
+
     /** The plugin's variables for the trainer, but those the user set. */
     static Map<String, String> trainerEnv(JobSettings settings) {
         Map<String, String> env = new LinkedHashMap<>();
-        MonitoringSpec.NcclInspector inspector = settings(settings.spec());
-        env.put("NCCL_PROFILER_PLUGIN", inspector.plugin == null || inspector.plugin.isBlank() ? "inspector" : inspector.plugin);
+        env.put("NCCL_PROFILER_PLUGIN", plugin(settings.spec()));
         env.put("NCCL_INSPECTOR_ENABLE", "1");
         env.put("NCCL_INSPECTOR_DUMP_THREAD_INTERVAL_MICROSECONDS", String.valueOf(intervalSeconds(settings.spec()) * 1_000_000L));
         env.put("NCCL_INSPECTOR_DUMP_DIR", DUMP_DIR);

@@ -32,7 +32,7 @@ public record SpeedVerdict(boolean degraded, String reason, String message, Trai
         if (line.noDataFor() >= windows) {
             return noDataCounts ? Optional.of(new SpeedVerdict(true, "NoData", "no NCCL Inspector record from any of the " + line.ranks()
                     + " pods for " + line.noDataFor() + " intervals: put the Inspector plugin (NCCL_PROFILER_PLUGIN="
-                    + pluginName(spec) + ") in the image, with NCCL 2.30 or later", performance(line, expected, List.of()))) : Optional.empty();
+                    + InspectorSidecar.plugin(spec) + ") in the image, with NCCL 2.30 or later", performance(line, expected, List.of()))) : Optional.empty();
         }
         if (line.busBandwidthGbps() == null) {
             return Optional.empty();
@@ -131,10 +131,6 @@ public record SpeedVerdict(boolean degraded, String reason, String message, Trai
         performance.expectedGbps = expected;
         performance.slowRanks = slow.isEmpty() ? null : slow;
         return performance;
-    }
-
-    private static String pluginName(TrainingJobSpec spec) {
-        return spec.monitoring.ncclInspector.plugin == null ? "inspector" : spec.monitoring.ncclInspector.plugin;
     }
 
     private static String gbps(double value) {

@@ -23,8 +23,8 @@ public final class OperatorMetrics implements MultiCollector {
 
     /** Degraded jobs by namespace/name, with the condition's reason. */
     private final Map<String, String> degraded = new ConcurrentHashMap<>();
-    /** What each running job's links measured in preflight, as bus bandwidth (GB/s). */
-    private final Map<String, Double> preflightGbps = new ConcurrentHashMap<>();
+    /** Each running job's preflight, its links' bus bandwidth worked out at scrape time, not on every reconcile. */
+    private final Map<String, TrainingJobStatus.Preflight> preflights = new ConcurrentHashMap<>();
 
     void reconciled(String job, TrainingJobStatus status) {
         reconciles.increment();
@@ -38,8 +38,8 @@ public final class OperatorMetrics implements MultiCollector {
                 : status.conditions.stream().filter(c -> c.getType().equals("Degraded") && "True".equals(c.getStatus())).findFirst();
         boolean running = !"Succeeded".equals(status.phase) && !"Failed".equals(status.phase);
         condition.filter(c -> running).ifPresentOrElse(c -> degraded.put(job, c.getReason()), () -> degraded.remove(job));
-        Optional.ofNullable(running ? SpeedVerdict.expectedGbps(status.preflight) : null)
-                .ifPresentOrElse(gbps -> preflightGbps.put(job, gbps), () -> preflightGbps.remove(job));
+        Optional.ofNullable(running ? status.preflight : null)
+                .ifPresentOrElse(preflight -> preflights.put(job, preflight), () -> preflights.remove(job));
     }
 
     void restarted(String cause) {
@@ -59,7 +59,7 @@ public final class OperatorMetrics implements MultiCollector {
     void removed(String job) {
         phases.remove(job);
         degraded.remove(job);
-        preflightGbps.remove(job);
+        preflights.remove(job);
     }
 
     @Override
@@ -89,8 +89,8 @@ public final class OperatorMetrics implements MultiCollector {
     private GaugeSnapshot preflight() {
         GaugeSnapshot.Builder gauge = GaugeSnapshot.builder().name("railyard_operator_trainingjob_preflight_bus_bandwidth_gbps")
                 .help("What each running TrainingJob's links measured in preflight, as NCCL bus bandwidth: the median node's HCAs' Gb/s over 8 (GB/s)");
-        new TreeMap<>(preflightGbps).forEach((job, gbps) -> gauge.dataPoint(GaugeSnapshot.GaugeDataPointSnapshot.builder()
-                .labels(job(job)).value(gbps).build()));
+        new TreeMap<>(preflights).forEach((job, preflight) -> Optional.ofNullable(SpeedVerdict.expectedGbps(preflight))
+                .ifPresent(gbps -> gauge.dataPoint(GaugeSnapshot.GaugeDataPointSnapshot.builder().labels(job(job)).value(gbps).build())));
         return gauge.build();
     }
 

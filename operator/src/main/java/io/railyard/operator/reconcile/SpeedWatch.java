@@ -16,22 +16,16 @@ import java.util.concurrent.ConcurrentHashMap;
  * Inspector runs, and decided into the Degraded condition.
  */
 final class SpeedWatch {
-    /** When each job's line was last read. */
-    private final Map<String, Instant> readAt = new ConcurrentHashMap<>();
+    private final IntervalReads reads = new IntervalReads();
     /** When this operator first saw each run's network verified: no data counts {@code windows} intervals after. */
     private final Map<String, Instant> verifiedAt = new ConcurrentHashMap<>();
 
     Optional<SpeedVerdict> read(TrainingJob job, RankZeroLog logs, TrainingJobStatus status, Instant now) {
         TrainingJobSpec spec = job.getSpec();
-        String key = key(job);
-        if (!InspectorSidecar.enabled(spec)) {
+        if (!InspectorSidecar.enabled(spec) || !reads.due(job, now, InspectorSidecar.intervalSeconds(spec))) {
             return Optional.empty();
         }
-        Instant last = readAt.get(key);
-        if (last != null && now.isBefore(last.plusSeconds(InspectorSidecar.intervalSeconds(spec)))) {
-            return Optional.empty();
-        }
-        readAt.put(key, now);
+        String key = IntervalReads.key(job);
         String run = key + "#" + (status.restarts == null ? 0 : status.restarts);
         verifiedAt.keySet().removeIf(other -> other.startsWith(key + "#") && !other.equals(run));
         if (status.rdma != null) {
@@ -47,15 +41,11 @@ final class SpeedWatch {
 
     /** When the line was last read; null when never. */
     Instant lastRead(TrainingJob job) {
-        return readAt.get(key(job));
+        return reads.lastRead(job);
     }
 
     void forget(TrainingJob job) {
-        readAt.remove(key(job));
-        verifiedAt.keySet().removeIf(run -> run.startsWith(key(job) + "#"));
-    }
-
-    private static String key(TrainingJob job) {
-        return job.getMetadata().getNamespace() + "/" + job.getMetadata().getName();
+        reads.forget(job);
+        verifiedAt.keySet().removeIf(run -> run.startsWith(IntervalReads.key(job) + "#"));
     }
 }
