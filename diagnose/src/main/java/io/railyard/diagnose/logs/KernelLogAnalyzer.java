@@ -42,7 +42,7 @@ final class KernelLogAnalyzer implements Analyzer {
     @Override
     public void accept(Line line) {
         if (!line.contains("mlx5") && !line.contains("infiniband")) {
-            if (line.contains("kern") || line.contains(BSD_LINK) || line.firstNonBlank() == '[' && DMESG_STAMP.matcher(line.text()).find()) {
+            if (line.contains("kern") || line.contains(BSD_LINK) || dmesgStamped(line)) {
                 nic(line);
             }
             return;
@@ -70,6 +70,18 @@ final class KernelLogAnalyzer implements Analyzer {
                     "the firmware is stuck or overloaded: look for health syndromes in dmesg (mlx5_core ... health), check the firmware "
                             + "version (mlxfwmanager), and reset the NIC (mlxfwreset) or reboot", line);
         }
+    }
+
+    /** dmesg's "[ 1234.567890]" first, tested by hand before the pattern: "[rank0]:" starts most lines of a training log. */
+    private static boolean dmesgStamped(Line line) {
+        if (line.firstNonBlank() != '[') {
+            return false;
+        }
+        int at = line.indexOf("[", 0) + 1;
+        while (at < line.length() && line.charAt(at) == ' ') {
+            at++;
+        }
+        return at < line.length() && Character.isDigit(line.charAt(at)) && DMESG_STAMP.matcher(line.text()).find();
     }
 
     /** A line of the kernel's log ("kernel:", "kern.", or dmesg's stamp, checked by the caller). */

@@ -22,14 +22,14 @@ class RobustnessTest {
     }
 
     @Test
-    void aFileIsMappedAndReadLikeTheSameBytesAsAStream(@TempDir Path dir) throws IOException {
+    void aFileReadsLikeTheSameBytesAsAStream(@TempDir Path dir) throws IOException {
         String text = new String(fixture(), StandardCharsets.ISO_8859_1).repeat(200); // past the first buffer's 64 KiB
         Path file = Files.writeString(dir.resolve("rank-0.log"), text, StandardCharsets.ISO_8859_1);
 
-        LogReport mapped = LogAnalysis.analyze(file, OptionalDouble.empty());
+        LogReport fromFile = LogAnalysis.analyze(file, OptionalDouble.empty());
 
-        assertThat(mapped.nccl()).isEqualTo(Analyzed.text(text).nccl());
-        assertThat(mapped.findings()).extracting(Finding::id).contains("ib-no-device", "socket-fallback");
+        assertThat(fromFile.nccl()).isEqualTo(Analyzed.text(text).nccl());
+        assertThat(fromFile.findings()).extracting(Finding::id).contains("ib-no-device", "socket-fallback");
     }
 
     @Test
