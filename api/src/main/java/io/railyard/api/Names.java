@@ -11,8 +11,16 @@ public final class Names {
     /** Pod labels: the job a pod belongs to, and its index in the gang. */
     public static final String JOB_LABEL = PREFIX + "job-name";
     public static final String INDEX_LABEL = PREFIX + "job-index";
-    /** Pod label: which run of the gang a pod belongs to (status.restarts when it was created); older runs' pods are deleted. */
+    /**
+     * Pod label: which run of the gang a pod belongs to (status.restarts when it was created, or when it was last restarted
+     * in place); older runs' pods are deleted.
+     */
     public static final String ATTEMPT_LABEL = PREFIX + "attempt";
+    /**
+     * Pod annotation of a gang restarted in place: the trainer's restart count once it runs the pod's attempt. A higher
+     * count means the trainer failed and restarted the pod itself.
+     */
+    public static final String RESTART_BASE_ANNOTATION = PREFIX + "restart-base";
     /** Pod annotations written by the operator once the gang is placed, in topology order. */
     public static final String NODE_RANK_ANNOTATION = PREFIX + "node-rank";
     public static final String MASTER_ADDR_ANNOTATION = PREFIX + "master-addr";

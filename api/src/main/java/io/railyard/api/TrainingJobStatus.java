@@ -132,6 +132,14 @@ public class TrainingJobStatus {
         public Integer exitCode;
         @JsonPropertyDescription("The failure in words.")
         public String message;
+        @JsonPropertyDescription("InPlace or Recreate: how the gang restarted.")
+        public String strategy;
+        @JsonPropertyDescription("Pods restarted where they stood (InPlace).")
+        public Integer restartedInPlace;
+        @JsonPropertyDescription("Pods deleted and created again: on a blamed node, or every pod (Recreate).")
+        public Integer replaced;
+        @JsonPropertyDescription("Seconds from the restart until every rank of the new run was running, from the pods' own status.")
+        public Long recoverySeconds;
     }
 
     /** The verdict on rank 0's NCCL log. */

@@ -9,6 +9,8 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.concurrent.Callable;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -16,24 +18,32 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 /**
- * {@code railyard await-rank}: the init container of topology-ordered jobs. It waits until the operator has written the
- * pod's node rank and master address (read through a downward-API file of the pod's annotations), then writes the
- * variables torchrun reads to a file the trainer sources.
+ * {@code railyard await-rank}: an init container of the gang's pods. For topology-ordered jobs it waits until the operator
+ * has written the pod's node rank and master address (a downward-API file of the pod's annotations), then writes the
+ * variables torchrun reads to a file the trainer sources. For jobs that restart in place it also waits until the pod's
+ * attempt label (a downward-API file of its labels) is newer than the attempt the trainer last ran, kept in a file of
+ * the pod's emptyDir: a pod whose trainer failed and restarted it waits here for the gang's next attempt.
  */
 @Command(
         name = "await-rank",
         mixinStandardHelpOptions = true,
-        description = "Wait for the operator's rank annotations, then write PET_NODE_RANK and PET_MASTER_ADDR for torchrun.")
+        description = "Wait for the operator's rank annotations and the gang's next attempt, then write PET_NODE_RANK and PET_MASTER_ADDR for torchrun.")
 final class AwaitRankCommand implements Callable<Integer> {
     private static final Pattern ANNOTATION = Pattern.compile("^([^=]+)=\"(.*)\"$");
     private static final Pattern RANK = Pattern.compile("\\d{1,6}");
     private static final Pattern HOST = Pattern.compile("[A-Za-z0-9]([-A-Za-z0-9.]{0,252})");
 
-    @Option(names = "--annotations", required = true, description = "The downward-API file of the pod's annotations.")
+    @Option(names = "--annotations", description = "The downward-API file of the pod's annotations (with --env-file: wait for the rank).")
     Path annotations;
 
-    @Option(names = "--env-file", required = true, description = "The file to write for the trainer to source.")
+    @Option(names = "--env-file", description = "The file to write for the trainer to source.")
     Path envFile;
+
+    @Option(names = "--labels", description = "The downward-API file of the pod's labels (with --attempt-file: wait for a new attempt).")
+    Path labels;
+
+    @Option(names = "--attempt-file", description = "The file that keeps the attempt the trainer last ran.")
+    Path attemptFile;
 
     @Option(names = "--timeout-seconds", defaultValue = "3600", description = "How long to wait (default: ${DEFAULT-VALUE}).")
     long timeoutSeconds;
@@ -43,27 +53,67 @@ final class AwaitRankCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
+        if ((annotations == null) != (envFile == null) || (labels == null) != (attemptFile == null) || annotations == null && labels == null) {
+            throw new Railyard.UsageException("give --annotations with --env-file, --labels with --attempt-file, or both pairs");
+        }
         Instant deadline = Instant.now().plus(Duration.ofSeconds(timeoutSeconds));
         while (true) {
-            Map<String, String> values = read(annotations);
-            String rank = values.get(Names.NODE_RANK_ANNOTATION);
-            String master = values.get(Names.MASTER_ADDR_ANNOTATION);
-            if (rank != null && master != null) {
-                // These values end up in a file a shell sources: only a number and a host name are accepted.
-                if (!RANK.matcher(rank).matches() || !HOST.matcher(master).matches()) {
-                    throw new Railyard.UsageException("annotations " + Names.NODE_RANK_ANNOTATION + "=" + rank + " or "
-                            + Names.MASTER_ADDR_ANNOTATION + "=" + master + " are not a rank and a host name");
+            Optional<String> rank = annotations == null ? Optional.of("") : rankEnvironment();
+            OptionalLong attempt = labels == null ? OptionalLong.of(-1) : newAttempt(labels, attemptFile);
+            if (rank.isPresent() && attempt.isPresent()) {
+                if (envFile != null) {
+                    Files.writeString(envFile, rank.get());
                 }
-                Files.writeString(envFile, "export PET_NODE_RANK=" + rank + "\nexport PET_MASTER_ADDR=" + master + "\n");
-                System.err.println("await-rank: node rank " + rank + ", master " + master);
+                if (attemptFile != null) {
+                    Files.writeString(attemptFile, attempt.getAsLong() + "\n");
+                    System.err.println("await-rank: attempt " + attempt.getAsLong());
+                }
                 return 0;
             }
             if (Instant.now().isAfter(deadline)) {
-                System.err.println("await-rank: no rank from the operator after " + timeoutSeconds + " s: is the operator running?");
+                System.err.println("await-rank: " + (rank.isEmpty() ? "no rank" : "no new attempt") + " from the operator after " + timeoutSeconds
+                        + " s: is the operator running?");
                 return 1;
             }
             Thread.sleep(pollMillis);
         }
+    }
+
+    /** The variables for torchrun once the operator has written the rank and master address. */
+    private Optional<String> rankEnvironment() throws IOException {
+        Map<String, String> values = read(annotations);
+        String rank = values.get(Names.NODE_RANK_ANNOTATION);
+        String master = values.get(Names.MASTER_ADDR_ANNOTATION);
+        if (rank == null || master == null) {
+            return Optional.empty();
+        }
+        // These values end up in a file a shell sources: only a number and a host name are accepted.
+        if (!RANK.matcher(rank).matches() || !HOST.matcher(master).matches()) {
+            throw new Railyard.UsageException("annotations " + Names.NODE_RANK_ANNOTATION + "=" + rank + " or "
+                    + Names.MASTER_ADDR_ANNOTATION + "=" + master + " are not a rank and a host name");
+        }
+        System.err.println("await-rank: node rank " + rank + ", master " + master);
+        return Optional.of("export PET_NODE_RANK=" + rank + "\nexport PET_MASTER_ADDR=" + master + "\n");
+    }
+
+    /** The pod's attempt when it is newer than the one the trainer last ran (none yet: any). */
+    static OptionalLong newAttempt(Path labels, Path attemptFile) throws IOException {
+        OptionalLong attempt = attempt(read(labels).get(Names.ATTEMPT_LABEL));
+        OptionalLong ran = ran(attemptFile);
+        return attempt.isPresent() && (ran.isEmpty() || attempt.getAsLong() > ran.getAsLong()) ? attempt : OptionalLong.empty();
+    }
+
+    /** The attempt the trainer last ran, from the emptyDir's file; none before the first. */
+    static OptionalLong ran(Path attemptFile) throws IOException {
+        try {
+            return attempt(Files.readString(attemptFile).strip());
+        } catch (NoSuchFileException e) {
+            return OptionalLong.empty();
+        }
+    }
+
+    private static OptionalLong attempt(String value) {
+        return value != null && RANK.matcher(value).matches() ? OptionalLong.of(Long.parseLong(value)) : OptionalLong.empty();
     }
 
     /** The downward API writes one {@code key="value"} per line, the value quoted as a Go string. */

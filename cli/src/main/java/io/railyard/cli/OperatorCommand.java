@@ -8,6 +8,8 @@ import java.net.InetSocketAddress;
 import io.javaoperatorsdk.operator.api.config.LeaderElectionConfiguration;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import io.railyard.operator.model.OperatorDefaults;
+import io.railyard.operator.model.RestartStrategies;
+import org.slf4j.LoggerFactory;
 import io.railyard.operator.reconcile.LenientReading;
 import io.railyard.operator.reconcile.TrainingJobReconciler;
 import java.time.Clock;
@@ -35,6 +37,13 @@ final class OperatorCommand implements Callable<Integer> {
     @Option(names = "--metrics-address", description = "HOST:PORT of /metrics for Prometheus (default: none).")
     String metricsAddress;
 
+    enum InPlaceRestart { auto, on, off }
+
+    @Option(names = "--in-place-restart", defaultValue = "auto", description = "Whether the cluster restarts pods in place: auto (from"
+            + " the API server's version, " + RestartStrategies.IN_PLACE_SINCE + " and later), on (gates RestartAllContainersOnContainerExits and"
+            + " ContainerRestartRules enabled earlier), off. Default: ${DEFAULT-VALUE}.")
+    InPlaceRestart inPlaceRestart;
+
     @Mixin
     KubeClients kube = new KubeClients();
 
@@ -47,6 +56,7 @@ final class OperatorCommand implements Callable<Integer> {
         OperatorDefaults defaults = installation.defaults();
         KubernetesSerialization serialization = LenientReading.serialization(); // one unreadable job must not stop the others
         KubernetesClient client = kube.connect(serialization); // fails in one line, before the operator's threads start
+        defaults = defaults.withInPlaceRestart(inPlaceServed(client));
         Operator operator = new Operator(o -> {
             o.withKubernetesClient(client).withResourceCloner(LenientReading.cloner(serialization));
             if (leaseNamespace != null && !leaseNamespace.isBlank()) {
@@ -74,5 +84,26 @@ final class OperatorCommand implements Callable<Integer> {
         }
         operator.stop();
         return 0;
+    }
+
+    /** Decided once at start, and said: a restart strategy of Auto follows it. */
+    private boolean inPlaceServed(KubernetesClient client) {
+        String version = inPlaceRestart == InPlaceRestart.auto ? serverVersion(client) : "";
+        boolean served = switch (inPlaceRestart) {
+            case on -> true;
+            case off -> false;
+            case auto -> RestartStrategies.servedBy(version);
+        };
+        LoggerFactory.getLogger(OperatorCommand.class).info("gangs restart {} (--in-place-restart={}{})", served ? "in place" : "by recreating their pods",
+                inPlaceRestart, version.isEmpty() ? "" : ", Kubernetes " + version);
+        return served;
+    }
+
+    private static String serverVersion(KubernetesClient client) {
+        try {
+            return client.getKubernetesVersion().getGitVersion();
+        } catch (RuntimeException e) { // a server that does not say its version is taken as an old one
+            return "unknown";
+        }
     }
 }

@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
+import io.railyard.operator.model.RestartStrategies;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 import picocli.CommandLine.Model.CommandSpec;
@@ -35,16 +36,27 @@ final class RenderCommand implements Callable<Integer> {
     @Option(names = {"-o", "--output"}, defaultValue = "yaml", description = "Output format: ${COMPLETION-CANDIDATES}.")
     Output output;
 
+    @Option(names = "--kube-version", defaultValue = KUBE_VERSION, paramLabel = "MAJOR.MINOR",
+            description = "The cluster's Kubernetes version: from " + RestartStrategies.IN_PLACE_SINCE + " pods restart in place (default: ${DEFAULT-VALUE}).")
+    String kubeVersion;
+
+    /** The newest Kubernetes release the operator knows. */
+    static final String KUBE_VERSION = "1.36";
+
     @Mixin
     InstallationOptions installation = new InstallationOptions();
 
     @Override
     public Integer call() {
+        if (!kubeVersion.matches("v?\\d+\\.\\d+(\\.\\d+)?")) {
+            throw new Railyard.UsageException("--kube-version " + kubeVersion + " is not a version such as " + KUBE_VERSION);
+        }
         List<TrainingJob> jobs = JobFile.readValid(file, "render", System.in);
         PrintWriter err = spec.commandLine().getErr();
         List<HasMetadata> objects = new ArrayList<>();
         for (TrainingJob job : jobs) {
-            TrainingJobModel.Desired desired = TrainingJobModel.desired(job, installation.defaults());
+            TrainingJobModel.Desired desired = TrainingJobModel.desired(job, installation.defaults()
+                    .withInPlaceRestart(RestartStrategies.servedBy(kubeVersion)));
             String which = jobs.size() == 1 ? "" : job.getMetadata().getName() + ": ";
             desired.warnings().forEach(warning -> err.println("render: warning: " + which + warning));
             objects.addAll(desired.objects());

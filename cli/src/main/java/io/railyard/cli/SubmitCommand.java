@@ -4,6 +4,7 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.railyard.api.TrainingJob;
 import io.railyard.operator.model.OperatorDefaults;
+import io.railyard.operator.model.RestartStrategies;
 import io.railyard.operator.model.TrainingJobModel;
 import java.io.PrintWriter;
 import java.nio.file.Path;
@@ -48,14 +49,24 @@ final class SubmitCommand implements Callable<Integer> {
         }
         PrintWriter out = spec.commandLine().getOut();
         try (KubernetesClient client = kube.connect()) {
+            OperatorDefaults defaults = OperatorDefaults.STANDARD.withInPlaceRestart(inPlaceServed(client));
             for (TrainingJob job : jobs) {
-                TrainingJobModel.desired(job, OperatorDefaults.STANDARD).warnings()
+                TrainingJobModel.desired(job, defaults).warnings()
                         .forEach(warning -> spec.commandLine().getErr().println("submit: warning: " + job.getMetadata().getName() + ": " + warning));
                 create(client, job);
                 out.println("trainingjob " + job.getMetadata().getNamespace() + "/" + job.getMetadata().getName() + " created");
                 out.flush();
             }
             return waitForEnd ? follow(client, jobs.getFirst(), out) : 0;
+        }
+    }
+
+    /** Whether the cluster's version restarts pods in place, for the warnings; a server that does not say is taken as not. */
+    private static boolean inPlaceServed(KubernetesClient client) {
+        try {
+            return RestartStrategies.servedBy(client.getKubernetesVersion().getGitVersion());
+        } catch (RuntimeException e) {
+            return false;
         }
     }
 

@@ -128,7 +128,8 @@ public final class FailureBlame {
                 ? List.of() : pod.getStatus().getContainerStatuses();
         return statuses.stream().filter(s -> s.getState() != null && s.getState().getTerminated() != null
                 && s.getState().getTerminated().getExitCode() != null && s.getState().getTerminated().getExitCode() != 0)
-                .map(s -> s.getState().getTerminated().getExitCode()).findFirst().orElse(null);
+                .map(s -> s.getState().getTerminated().getExitCode()).findFirst()
+                .or(() -> TrainerRestarts.ownFailure(pod).map(end -> end.getExitCode())).orElse(null);
     }
 
     private static boolean crashed(Pod pod) {

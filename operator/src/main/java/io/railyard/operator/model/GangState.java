@@ -48,7 +48,11 @@ public record GangState(int expected, int created, int scheduled, int running, i
                 failures.add(new Failure(name, "pod " + name + " is being evicted (" + disruption.get() + ")", pod));
             } else if (pod.getMetadata().getDeletionTimestamp() != null) {
                 failures.add(new Failure(name, "pod " + name + " is being deleted", pod));
-            } else if (phase.equals("Running")) {
+            } else if (TrainerRestarts.ownFailure(pod).isPresent()) {
+                var end = TrainerRestarts.ownFailure(pod).get();
+                failures.add(new Failure(name, "pod " + name + " container " + PodModel.TRAINER + " exited with code " + end.getExitCode()
+                        + (end.getReason() == null ? "" : " (" + end.getReason() + ")") + " and restarted the pod in place", pod));
+            } else if (phase.equals("Running") && TrainerRestarts.running(pod)) {
                 running++;
             } else if (phase.equals("Succeeded")) {
                 succeeded++;

@@ -14,14 +14,14 @@ import java.util.Map;
 record JobSettings(
         String name, String namespace, TrainingJobSpec spec, RdmaSpec rdma, String rdmaResource, int devicesPerNode,
         boolean gpuDirect, boolean hostNetwork, int masterPort, SchedulingSpec.Scheduler scheduler, List<String> topologyKeys,
-        PodResources resources, PodTemplateOverrides podTemplate) {
+        PodResources resources, PodTemplateOverrides podTemplate, boolean inPlace) {
 
     static final int DEFAULT_MASTER_PORT = 29500;
     private static final int HOST_PORT_BASE = 20000;
     private static final int HOST_PORT_RANGE = 10000;
 
-    /** @param defaultRdmaResource the installation's RDMA resource, where the job names none */
-    static JobSettings of(TrainingJob job, String defaultRdmaResource) {
+    static JobSettings of(TrainingJob job, OperatorDefaults defaults) {
+        String defaultRdmaResource = defaults.rdmaResource(); // where the job names none
         TrainingJobSpec spec = job.getSpec();
         RdmaSpec rdma = spec.rdma == null ? new RdmaSpec() : spec.rdma;
         SchedulingSpec scheduling = spec.scheduling == null ? new SchedulingSpec() : spec.scheduling;
@@ -40,7 +40,8 @@ record JobSettings(
                 scheduling.scheduler == null ? SchedulingSpec.Scheduler.DEFAULT : scheduling.scheduler,
                 scheduling.topologyKeys == null ? List.of() : scheduling.topologyKeys,
                 spec.resources == null ? new PodResources() : spec.resources,
-                spec.podTemplate == null ? new PodTemplateOverrides() : spec.podTemplate);
+                spec.podTemplate == null ? new PodTemplateOverrides() : spec.podTemplate,
+                RestartStrategies.inPlace(spec, defaults.inPlaceRestart()));
     }
 
     /** On the host's network two jobs on one node need different ports: one derived from the job, stable across renders. */

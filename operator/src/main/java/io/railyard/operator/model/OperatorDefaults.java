@@ -5,10 +5,11 @@ import java.util.List;
 
 /**
  * What the operator fills in or allows where a TrainingJob says nothing, set once per installation (the chart's image,
- * {@code rdma.resourceName} and {@code operator.allowedHostPaths}): the image of Railyard's helper containers, the
- * RDMA extended resource, and the node directories jobs may mount ({@link HostPaths}).
+ * {@code rdma.resourceName}, {@code operator.allowedHostPaths} and {@code operator.inPlaceRestart}): the image of
+ * Railyard's helper containers, the RDMA extended resource, the node directories jobs may mount ({@link HostPaths}),
+ * and whether the cluster restarts pods in place ({@link RestartStrategies}).
  */
-public record OperatorDefaults(String railyardImage, String rdmaResource, List<String> allowedHostPaths) {
+public record OperatorDefaults(String railyardImage, String rdmaResource, List<String> allowedHostPaths, boolean inPlaceRestart) {
     public static final String RAILYARD_IMAGE = "ghcr.io/railyard/railyard:0.1.0";
     /** Railyard's own defaults, for a cluster installed without changing them. */
     public static final OperatorDefaults STANDARD = new OperatorDefaults(RAILYARD_IMAGE, Names.DEFAULT_RDMA_RESOURCE);
@@ -17,8 +18,17 @@ public record OperatorDefaults(String railyardImage, String rdmaResource, List<S
         allowedHostPaths = List.copyOf(allowedHostPaths);
     }
 
-    /** No host paths allowed, the default. */
+    /** No host paths allowed, the default; a cluster that does not restart pods in place. */
     public OperatorDefaults(String railyardImage, String rdmaResource) {
-        this(railyardImage, rdmaResource, List.of());
+        this(railyardImage, rdmaResource, List.of(), false);
+    }
+
+    public OperatorDefaults(String railyardImage, String rdmaResource, List<String> allowedHostPaths) {
+        this(railyardImage, rdmaResource, allowedHostPaths, false);
+    }
+
+    /** The same installation on a cluster that does, or does not, restart pods in place. */
+    public OperatorDefaults withInPlaceRestart(boolean served) {
+        return new OperatorDefaults(railyardImage, rdmaResource, allowedHostPaths, served);
     }
 }

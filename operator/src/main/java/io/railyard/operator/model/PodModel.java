@@ -30,8 +30,10 @@ final class PodModel {
     static final String POD_GROUP_LABEL = "kueue.x-k8s.io/pod-group-name";
     static final String POD_GROUP_COUNT_ANNOTATION = "kueue.x-k8s.io/pod-group-total-count";
     static final String HOSTNAME_LABEL = "kubernetes.io/hostname";
-    private static final String POD_INFO = "/etc/railyard/pod";
-    private static final String RANK_DIR = "/var/run/railyard";
+    static final String POD_INFO = "/etc/railyard/pod";
+    static final String RANK_DIR = "/var/run/railyard";
+    /** The attempt the trainer runs (or ran last), written by await-rank into the emptyDir, which an in-place restart keeps. */
+    static final String ATTEMPT_FILE = RANK_DIR + "/attempt";
 
     private PodModel() {}
 
@@ -108,12 +110,14 @@ final class PodModel {
                 volumes.add(HangWatch.noToken());
             }
         }
-        if (settings.topologyOrder()) {
-            volumes.add(new VolumeBuilder().withName("pod-info").withNewDownwardAPI().addNewItem().withPath("annotations")
-                    .withNewFieldRef().withFieldPath("metadata.annotations").endFieldRef().endItem().endDownwardAPI().build());
+        if (settings.topologyOrder() || settings.inPlace()) {
+            volumes.add(podInfo(settings.inPlace()));
             volumes.add(new VolumeBuilder().withName("rank").withNewEmptyDir().endEmptyDir().build());
             mounts.add(new VolumeMountBuilder().withName("rank").withMountPath(RANK_DIR).withReadOnly(true).build());
-            spec.addToInitContainers(awaitRank(railyardImage));
+            spec.addToInitContainers(awaitRank(settings, railyardImage));
+        }
+        if (settings.inPlace()) { // after await-rank: it starts once the trainer is about to run the pod's attempt
+            spec.addToInitContainers(RestartStrategies.sidecar(railyardImage));
         }
         if (inspected) { // after await-rank: its rank label is set by then
             spec.addToInitContainers(InspectorSidecar.sidecar(settings, index, railyardImage));
@@ -173,7 +177,11 @@ final class PodModel {
         } else {
             trainer.addNewPort().withName("master").withContainerPort(settings.masterPort()).endPort();
         }
-        return trainer.build();
+        Container built = trainer.build();
+        if (settings.inPlace()) {
+            RestartStrategies.trainer(built);
+        }
+        return built;
     }
 
     /** The pod's claim, for a container that uses the NICs (and GPUs) of a DRA allocation; none otherwise. */
@@ -208,11 +216,32 @@ final class PodModel {
                 .build();
     }
 
-    private static Container awaitRank(String railyardImage) {
+    /** The pod's annotations (its rank, when the operator orders ranks) and, for in-place restarts, its labels (its attempt). */
+    private static Volume podInfo(boolean labels) {
+        var items = new io.fabric8.kubernetes.api.model.DownwardAPIVolumeSourceBuilder().addNewItem().withPath("annotations")
+                .withNewFieldRef().withFieldPath("metadata.annotations").endFieldRef().endItem();
+        if (labels) {
+            items.addNewItem().withPath("labels").withNewFieldRef().withFieldPath("metadata.labels").endFieldRef().endItem();
+        }
+        return new VolumeBuilder().withName("pod-info").withDownwardAPI(items.build()).build();
+    }
+
+    /**
+     * Waits for the operator's rank (topology order) and, for in-place restarts, for an attempt newer than the one the
+     * trainer last ran: a pod whose trainer failed and restarted it waits there for the gang's next attempt.
+     */
+    private static Container awaitRank(JobSettings settings, String railyardImage) {
+        List<String> args = new ArrayList<>(List.of("await-rank"));
+        if (settings.topologyOrder()) {
+            args.addAll(List.of("--annotations=" + POD_INFO + "/annotations", "--env-file=" + TorchrunCommand.RANK_ENV_FILE));
+        }
+        if (settings.inPlace()) {
+            args.addAll(List.of("--labels=" + POD_INFO + "/labels", "--attempt-file=" + ATTEMPT_FILE));
+        }
         return new ContainerBuilder()
                 .withName(AWAIT_RANK)
                 .withImage(railyardImage)
-                .withArgs("await-rank", "--annotations=" + POD_INFO + "/annotations", "--env-file=" + TorchrunCommand.RANK_ENV_FILE)
+                .withArgs(args)
                 .addNewVolumeMount().withName("pod-info").withMountPath(POD_INFO).withReadOnly(true).endVolumeMount()
                 .addNewVolumeMount().withName("rank").withMountPath(RANK_DIR).endVolumeMount()
                 .withSecurityContext(helperSecurity())

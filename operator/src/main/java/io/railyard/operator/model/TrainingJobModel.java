@@ -16,7 +16,7 @@ public final class TrainingJobModel {
     public record Desired(List<HasMetadata> objects, List<String> warnings) {}
 
     public static Desired desired(TrainingJob job, OperatorDefaults defaults) {
-        JobSettings settings = JobSettings.of(job, defaults.rdmaResource());
+        JobSettings settings = JobSettings.of(job, defaults);
         // each pod is built on its own (a 12,500-node job is seconds of builders on one core); the order stays the index's
         List<Pod> pods = IntStream.range(0, job.getSpec().nodes).parallel()
                 .mapToObj(index -> PodModel.desired(job, settings, index, defaults.railyardImage())).toList();
@@ -41,6 +41,7 @@ public final class TrainingJobModel {
                     + job.getSpec().gpusPerNode + " on a node with a NIC per GPU)");
         }
         warnings.addAll(InspectorSidecar.warnings(settings));
+        RestartStrategies.warning(job.getSpec(), defaults.inPlaceRestart()).ifPresent(warnings::add);
         HostPaths.disallowed(job, defaults.allowedHostPaths()).forEach(problem -> warnings.add(problem + "; the operator refuses the job"));
         objects.addAll(pods);
         return new Desired(objects, warnings);

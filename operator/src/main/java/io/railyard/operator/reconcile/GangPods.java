@@ -100,6 +100,34 @@ final class GangPods {
         }
     }
 
+    /**
+     * Moves running pods to a new attempt of the gang, one merge patch each, in the order given: the attempt label (the
+     * pod's restart-watch sidecar sees it through the downward API and restarts the pod in place) and the trainer's
+     * restart count once it runs that attempt. Several at a time, as pods are created.
+     */
+    static void moveToAttempt(KubernetesClient client, String namespace, List<Pod> pods, String attempt) {
+        if (pods.isEmpty()) {
+            return;
+        }
+        try (ExecutorService patchers = Executors.newFixedThreadPool(Math.min(CREATORS, pods.size()),
+                Thread.ofPlatform().name("railyard-restart-", 0).daemon().factory())) {
+            for (Pod pod : pods) {
+                String patch = Serialization.asJson(Map.of("metadata", Map.of(
+                        "labels", Map.of(Names.ATTEMPT_LABEL, attempt),
+                        "annotations", Map.of(Names.RESTART_BASE_ANNOTATION, String.valueOf(io.railyard.operator.model.TrainerRestarts.nextBase(pod))))));
+                patchers.submit(() -> {
+                    try {
+                        client.pods().inNamespace(namespace).withName(pod.getMetadata().getName()).patch(PatchContext.of(PatchType.JSON_MERGE), patch);
+                    } catch (KubernetesClientException e) {
+                        if (e.getCode() != 404) { // a pod gone meanwhile is created again as a missing one
+                            LOG.warn("cannot move pod {} to attempt {}: {}", pod.getMetadata().getName(), attempt, e.getMessage());
+                        }
+                    }
+                });
+            }
+        }
+    }
+
     static void deletePods(KubernetesClient client, TrainingJob job) {
         client.pods().inNamespace(job.getMetadata().getNamespace()).withLabel(Names.JOB_LABEL, job.getMetadata().getName()).delete();
     }

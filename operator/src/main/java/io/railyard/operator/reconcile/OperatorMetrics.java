@@ -1,5 +1,6 @@
 package io.railyard.operator.reconcile;
 
+import io.prometheus.metrics.core.metrics.Histogram;
 import io.prometheus.metrics.model.registry.MultiCollector;
 import io.prometheus.metrics.model.snapshots.CounterSnapshot;
 import io.prometheus.metrics.model.snapshots.GaugeSnapshot;
@@ -14,7 +15,7 @@ import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.LongAdder;
 
-/** What the operator does, for Prometheus: jobs by phase, reconciles, gang restarts by cause, degraded jobs. */
+/** What the operator does, for Prometheus: jobs by phase, reconciles, gang restarts by cause and their recovery, degraded jobs. */
 public final class OperatorMetrics implements MultiCollector {
     private final Map<String, String> phases = new ConcurrentHashMap<>();
     private final LongAdder reconciles = new LongAdder();
@@ -23,6 +24,10 @@ public final class OperatorMetrics implements MultiCollector {
 
     /** Degraded jobs by namespace/name, with the condition's reason. */
     private final Map<String, String> degraded = new ConcurrentHashMap<>();
+    /** Seconds from a gang's restart until every rank of its new run was running, by strategy. */
+    private final Histogram recovery = Histogram.builder().name("railyard_operator_gang_recovery_seconds")
+            .help("Seconds from a gang's restart until every rank of the new run was running, by strategy (InPlace or Recreate)")
+            .labelNames("strategy").classicUpperBounds(1, 2, 5, 10, 20, 30, 60, 120, 300, 600, 1200).build();
     /** Each running job's preflight, its links' bus bandwidth worked out at scrape time, not on every reconcile. */
     private final Map<String, TrainingJobStatus.Preflight> preflights = new ConcurrentHashMap<>();
 
@@ -44,6 +49,10 @@ public final class OperatorMetrics implements MultiCollector {
 
     void restarted(String cause) {
         restarts.computeIfAbsent(cause, c -> new LongAdder()).increment();
+    }
+
+    void recovered(String strategy, long seconds) {
+        recovery.labelValues(strategy).observe(seconds);
     }
 
     /** Reconciles so far. */
@@ -75,7 +84,7 @@ public final class OperatorMetrics implements MultiCollector {
         return MetricSnapshots.of(jobs.build(),
                 CounterSnapshot.builder().name("railyard_operator_reconciles").help("Reconciles of TrainingJobs")
                         .dataPoint(CounterSnapshot.CounterDataPointSnapshot.builder().value(reconciles.sum()).build()).build(),
-                restarts(), degraded(), preflight());
+                restarts(), recovery.collect(), degraded(), preflight());
     }
 
     private GaugeSnapshot degraded() {

@@ -47,6 +47,12 @@ final class PodExpectations {
                 .min(Instant::compareTo).orElse(null);
     }
 
+    /** The names of the run's pods created or moved to it here. */
+    Set<String> expected(String job) {
+        Map<String, Created> run = runs.get(job);
+        return run == null ? Set.of() : Set.copyOf(run.keySet());
+    }
+
     /** Pods the API server refused: they were never created, so their absence is no deletion. */
     void refused(String job, Collection<String> pods) {
         Map<String, Created> run = runs.get(job);

@@ -27,8 +27,12 @@ final class StatusWriter {
         set("Running", false, reason, message);
     }
 
-    /** The gang restarts: its ranks, preflight figures and RDMA verdict belong to the run that ended. */
-    void restart(String reason, String failure) {
+    /**
+     * The gang restarts: its ranks, preflight figures and RDMA verdict belong to the run that ended.
+     *
+     * @param how what happens to the pods: "every pod is recreated", or how many restart in place
+     */
+    void restart(String reason, String failure, String how) {
         status.phase = "Pending";
         status.ranks = null;
         status.preflight = null;
@@ -40,7 +44,7 @@ final class StatusWriter {
         }
         String counts = "restart " + status.restarts + ": " + count(status.jobFailures, "job failure") + ", "
                 + count(status.nodeFailures, "node failure") + ", " + count(status.restarts - value(status.jobFailures) - value(status.nodeFailures), "preemption");
-        set("Restarting", true, reason, failure + ": every pod is recreated (" + counts + ")");
+        set("Restarting", true, reason, failure + ": " + how + " (" + counts + ")");
         set("Running", false, reason, failure);
         set("Scheduled", false, reason, failure);
     }

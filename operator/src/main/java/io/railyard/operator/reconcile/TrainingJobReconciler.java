@@ -32,6 +32,7 @@ import io.railyard.operator.model.OperatorDefaults;
 import io.railyard.operator.model.PreflightGate;
 import io.railyard.operator.model.RankOrder;
 import io.railyard.operator.model.RestartBook;
+import io.railyard.operator.model.RestartStrategies;
 import io.railyard.operator.model.TrainingJobModel;
 import java.time.Clock;
 import java.time.Duration;
@@ -137,6 +138,7 @@ public final class TrainingJobReconciler implements Reconciler<TrainingJob>, Cle
         }
         List<String> errors = new ArrayList<>(JobValidation.errors(job));
         errors.addAll(HostPaths.disallowed(job, defaults.allowedHostPaths()));
+        RestartStrategies.unserved(job.getSpec(), defaults.inPlaceRestart()).ifPresent(errors::add);
         if (!errors.isEmpty()) {
             writer.fail("InvalidSpec", String.join("; ", errors));
             return patch(job, before, status);
@@ -159,7 +161,13 @@ public final class TrainingJobReconciler implements Reconciler<TrainingJob>, Cle
         String run = String.valueOf(status.restarts == null ? 0 : status.restarts);
         Map<Boolean, List<Pod>> byRun = cached.stream().collect(Collectors.partitioningBy(pod -> ofRun(pod, run)));
         List<Pod> pods = byRun.get(true);
-        GangPods.deleteEarlierRuns(client, job, run, byRun.get(false));
+        if (inPlace(job)) { // pods an operator stopped before it moved them to this run: moved now (not those moved here, shown late)
+            Set<String> moved = expectations.expected(key(job));
+            List<Pod> earlier = byRun.get(false).stream().filter(pod -> !moved.contains(pod.getMetadata().getName())).toList();
+            InPlaceRestart.apply(client, job, InPlaceRestart.plan(earlier, excludedNodes(status)), Integer.parseInt(run));
+        } else {
+            GangPods.deleteEarlierRuns(client, job, run, byRun.get(false));
+        }
         int nodeCount = job.getSpec().nodes;
         Set<String> deleted = expectations.deleted(key(job), PodExpectations.names(pods), clock.instant());
         GangState gang = GangState.observe(nodeCount, job.getMetadata().getName(), pods, deleted);
@@ -177,7 +185,7 @@ public final class TrainingJobReconciler implements Reconciler<TrainingJob>, Cle
                 return stopNow(job, context, before, status);
             }
             String first = preflight.nodesToMark().getFirst();
-            return restart(job, context, before, status, writer, "NodeFailure", preflight.nodesToMark(), new FailureBlame.Blame(
+            return restart(job, context, before, status, writer, pods, "NodeFailure", preflight.nodesToMark(), new FailureBlame.Blame(
                     FailureBlame.Cause.NODE, NodeFaults.PREFLIGHT_FAILED, first, null, null, "preflight: " + preflight.status().message));
         }
         if (preflight.state() == PreflightGate.State.PASSED && status.preflight == null) {
@@ -192,11 +200,11 @@ public final class TrainingJobReconciler implements Reconciler<TrainingJob>, Cle
                 case NODE -> "NodeFailure";
                 case PREEMPTION -> "Preempted";
             };
-            return restart(job, context, before, status, writer, reason, blame.node() == null ? List.of() : List.of(blame.node()), blame);
+            return restart(job, context, before, status, writer, pods, reason, blame.node() == null ? List.of() : List.of(blame.node()), blame);
         }
         Optional<FailureBlame.Blame> unhealthy = FailureBlame.whileRunning(pods, nodes, clock.instant());
         if (unhealthy.isPresent()) {
-            return restart(job, context, before, status, writer, "NodeUnhealthy", List.of(unhealthy.get().node()), unhealthy.get());
+            return restart(job, context, before, status, writer, pods, "NodeUnhealthy", List.of(unhealthy.get().node()), unhealthy.get());
         }
         if (deadlinePassed(job, status)) {
             writer.fail("DeadlineExceeded", "ran longer than activeDeadlineSeconds " + job.getSpec().runPolicy.activeDeadlineSeconds);
@@ -226,6 +234,13 @@ public final class TrainingJobReconciler implements Reconciler<TrainingJob>, Cle
         status.ranks = ranks(context, client, job, pods, gang);
         status.gpus = nodeCount * job.getSpec().gpusPerNode;
         writer.observe(gang);
+        if ("Running".equals(status.phase)) {
+            InPlaceRestart.recovery(status, pods, clock.instant()).ifPresent(seconds -> {
+                TrainingJobStatus.Restart last = status.restartHistory.getLast();
+                last.recoverySeconds = seconds;
+                metrics.recovered(last.strategy, seconds);
+            });
+        }
         if ("Running".equals(status.phase) && (status.rdma == null || status.rdma.verified == null) && status.ranks != null) {
             verifyRdma(job, client, status, writer);
         }
@@ -239,7 +254,7 @@ public final class TrainingJobReconciler implements Reconciler<TrainingJob>, Cle
                 FailureBlame.Blame blame = new FailureBlame.Blame(node.isPresent() ? FailureBlame.Cause.NODE : FailureBlame.Cause.JOB,
                         node.isPresent() ? "Ranks" + capitalized(stall.get().state()) : "Stalled", node.orElse(null), null, null,
                         "nccl-watch: " + stall.get().describe());
-                return restart(job, context, before, status, writer, "Stalled", node.map(List::of).orElse(List.of()), blame);
+                return restart(job, context, before, status, writer, pods, "Stalled", node.map(List::of).orElse(List.of()), blame);
             }
         }
         if ("Running".equals(status.phase)) {
@@ -253,22 +268,44 @@ public final class TrainingJobReconciler implements Reconciler<TrainingJob>, Cle
     }
 
     /**
-     * Records a failure in the status (counters, history, exclusions), writes it, and only then deletes the run's
-     * pods: an operator that stops in between finds the restart counted and the old pods marked as an earlier run.
+     * Records a failure in the status (counters, history, exclusions), writes it, and only then restarts the run's pods
+     * in place or deletes them: an operator that stops in between finds the restart counted and the old pods marked as
+     * an earlier run, which it moves to the new one or deletes.
      */
     private UpdateControl<TrainingJob> restart(TrainingJob job, Context<TrainingJob> context, TrainingJobStatus before,
-            TrainingJobStatus status, StatusWriter writer, String reason, List<String> exclude, FailureBlame.Blame blame) {
+            TrainingJobStatus status, StatusWriter writer, List<Pod> pods, String reason, List<String> exclude, FailureBlame.Blame blame) {
         RestartBook.Decision decision = RestartBook.record(status, blame, exclude, job.getSpec().runPolicy, clock.instant());
-        if (decision.restarts()) {
-            writer.restart(reason, blame.message());
-        } else {
+        if (!decision.restarts()) {
             writer.fail(decision.terminalReason(), decision.message());
+            return stopNow(job, context, before, status);
         }
-        return stopNow(job, context, before, status);
+        TrainingJobStatus.Restart entry = status.restartHistory.getLast();
+        int nodes = job.getSpec().nodes;
+        if (!inPlace(job)) {
+            entry.strategy = "Recreate";
+            entry.replaced = nodes;
+            writer.restart(reason, blame.message(), "every pod is recreated");
+            return stopNow(job, context, before, status);
+        }
+        InPlaceRestart.Plan plan = InPlaceRestart.plan(pods, excludedNodes(status));
+        entry.strategy = "InPlace";
+        entry.restartedInPlace = plan.inPlace().size();
+        entry.replaced = nodes - plan.inPlace().size();
+        writer.restart(reason, blame.message(), plan.describe(nodes));
+        writeNow(job, context, before, status);
+        InPlaceRestart.apply(context.getClient(), job, plan, status.restarts);
+        expectations.created(key(job), PodExpectations.names(plan.inPlace()), clock.instant()); // they stay: gone later is a deletion
+        return UpdateControl.noUpdate();
     }
 
     /** Writes the status now, through the operator's cache so that the next reconcile sees it, then deletes the pods. */
     private UpdateControl<TrainingJob> stopNow(TrainingJob job, Context<TrainingJob> context, TrainingJobStatus before, TrainingJobStatus status) {
+        writeNow(job, context, before, status);
+        GangPods.deletePods(context.getClient(), job);
+        return UpdateControl.noUpdate();
+    }
+
+    private void writeNow(TrainingJob job, Context<TrainingJob> context, TrainingJobStatus before, TrainingJobStatus status) {
         log(job, before, status);
         new ResourceOperations<>(context).jsonPatchPrimaryStatus(job, current -> {
             current.setStatus(status);
@@ -276,8 +313,14 @@ public final class TrainingJobReconciler implements Reconciler<TrainingJob>, Cle
         });
         changed(job, status, context.getClient());
         expectations.forget(key(job));
-        GangPods.deletePods(context.getClient(), job);
-        return UpdateControl.noUpdate();
+    }
+
+    private boolean inPlace(TrainingJob job) {
+        return RestartStrategies.inPlace(job.getSpec(), defaults.inPlaceRestart());
+    }
+
+    private static Set<String> excludedNodes(TrainingJobStatus status) {
+        return status.excludedNodes == null ? Set.of() : status.excludedNodes.stream().map(e -> e.node).collect(Collectors.toSet());
     }
 
     /** The job as its next pods are built: with the nodes excluded now. */

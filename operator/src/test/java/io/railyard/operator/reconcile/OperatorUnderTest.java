@@ -19,13 +19,18 @@ record OperatorUnderTest(Operator operator, TrainingJobReconciler reconciler) im
 
     /** @param namespaces what it watches, as {@code --namespace} gives them (none: all) */
     static OperatorUnderTest start(KubernetesClient client, RankZeroLog logs, Clock clock, String... namespaces) {
+        return start(client, logs, clock, new OperatorDefaults("railyard:test", "rdma/rdma"), namespaces);
+    }
+
+    /** @param defaults the installation's, and whether the cluster restarts pods in place */
+    static OperatorUnderTest start(KubernetesClient client, RankZeroLog logs, Clock clock, OperatorDefaults defaults, String... namespaces) {
         var serialization = LenientReading.serialization();
         KubernetesClient operatorClient = new KubernetesClientBuilder().withConfig(client.getConfiguration())
                 .withKubernetesSerialization(serialization).build();
         Operator operator = new Operator(o -> o.withKubernetesClient(operatorClient).withCloseClientOnStop(true)
                 .withResourceCloner(LenientReading.cloner(serialization))
                 .withUseSSAToPatchPrimaryResource(false).withSSABasedCreateUpdateMatchForDependentResources(false));
-        TrainingJobReconciler reconciler = new TrainingJobReconciler(new OperatorDefaults("railyard:test", "rdma/rdma"), logs, clock);
+        TrainingJobReconciler reconciler = new TrainingJobReconciler(defaults, logs, clock);
         operator.register(reconciler, c -> {
             if (namespaces.length > 0) {
                 c.settingNamespaces(namespaces);

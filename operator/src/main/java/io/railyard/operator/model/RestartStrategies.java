@@ -1,0 +1,89 @@
+package io.railyard.operator.model;
+
+import io.fabric8.kubernetes.api.model.Container;
+import io.fabric8.kubernetes.api.model.ContainerBuilder;
+import io.fabric8.kubernetes.api.model.Quantity;
+import io.railyard.api.RunPolicy.RestartStrategy;
+import io.railyard.api.TrainingJobSpec;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * How a gang restarts: in place (KEP-5532's RestartAllContainers, Kubernetes 1.36) or by deleting and creating its pods.
+ * In place, each pod gets a sidecar that exits with {@link #RESTART_CODE} when the operator moves the pod's attempt label
+ * past the attempt its trainer runs, and a rule on that sidecar and on the trainer that such an exit restarts every
+ * container of the pod where it stands; await-rank then holds the trainer until the pod carries a newer attempt.
+ */
+public final class RestartStrategies {
+    /** The sidecar's exit code that restarts the pod in place: one no shell or signal gives. */
+    public static final int RESTART_CODE = 86;
+    /** The oldest Kubernetes release whose pods restart in place without a feature gate turned on. */
+    public static final String IN_PLACE_SINCE = "1.36";
+    static final String RESTART_WATCH = "restart-watch";
+
+    private RestartStrategies() {}
+
+    /** The strategy asked for, Auto when none. */
+    public static RestartStrategy asked(TrainingJobSpec spec) {
+        return spec.runPolicy == null || spec.runPolicy.restartStrategy == null ? RestartStrategy.AUTO : spec.runPolicy.restartStrategy;
+    }
+
+    /** Whether the job's pods restart in place on a cluster that does ({@code served}) or does not restart pods in place. */
+    public static boolean inPlace(TrainingJobSpec spec, boolean served) {
+        return served && asked(spec) != RestartStrategy.RECREATE;
+    }
+
+    /** InPlace asked of a cluster that does not restart pods in place: the operator refuses it. */
+    public static Optional<String> unserved(TrainingJobSpec spec, boolean served) {
+        return asked(spec) == RestartStrategy.IN_PLACE && !served
+                ? Optional.of("spec.runPolicy.restartStrategy is InPlace but this cluster does not restart pods in place (Kubernetes "
+                        + IN_PLACE_SINCE + ", or gates RestartAllContainersOnContainerExits and ContainerRestartRules on, with the operator's "
+                        + "--in-place-restart=on): use Auto or Recreate")
+                : Optional.empty();
+    }
+
+    /** What `railyard render` says of InPlace for a cluster that does not restart pods in place. */
+    static Optional<String> warning(TrainingJobSpec spec, boolean served) {
+        return unserved(spec, served).map(problem -> problem + "; the pods are shown as Recreate makes them");
+    }
+
+    /** Whether a Kubernetes version ("1.36", "v1.36.2", "1.37+") restarts pods in place by default. */
+    public static boolean servedBy(String version) {
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("v?(\\d+)\\.(\\d+)").matcher(version == null ? "" : version);
+        if (!m.lookingAt()) {
+            return false;
+        }
+        int major = Integer.parseInt(m.group(1));
+        int minor = Integer.parseInt(m.group(2));
+        return major > 1 || major == 1 && minor >= 36;
+    }
+
+    /** The native sidecar that turns the operator's new attempt into an in-place restart of the pod. */
+    static Container sidecar(String railyardImage) {
+        Container watch = new ContainerBuilder()
+                .withName(RESTART_WATCH)
+                .withImage(railyardImage)
+                .withArgs("restart-watch", "--labels=" + PodModel.POD_INFO + "/labels", "--attempt-file=" + PodModel.ATTEMPT_FILE)
+                .withRestartPolicy("Always")
+                .addNewVolumeMount().withName("pod-info").withMountPath(PodModel.POD_INFO).withReadOnly(true).endVolumeMount()
+                .addNewVolumeMount().withName("rank").withMountPath(PodModel.RANK_DIR).withReadOnly(true).endVolumeMount()
+                .withNewResources().addToRequests("cpu", new Quantity("10m")).addToRequests("memory", new Quantity("128Mi"))
+                .addToLimits("memory", new Quantity("128Mi")).endResources()
+                .withSecurityContext(PodModel.helperSecurity())
+                .build();
+        watch.setAdditionalProperty("restartPolicyRules", List.of(rule("In", RESTART_CODE)));
+        return watch;
+    }
+
+    /** The trainer's own failure restarts the pod in place too: its container is never restarted alone. */
+    static void trainer(Container trainer) {
+        trainer.setRestartPolicy("Never");
+        trainer.setAdditionalProperty("restartPolicyRules", List.of(rule("NotIn", 0)));
+    }
+
+    /** A container restart rule as the API shows it (fabric8's model predates KEP-5532). */
+    private static Map<String, Object> rule(String operator, int code) {
+        return Map.of("action", "RestartAllContainers", "exitCodes", Map.of("operator", operator, "values", List.of(code)));
+    }
+}
