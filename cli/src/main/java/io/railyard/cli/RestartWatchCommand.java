@@ -6,7 +6,9 @@ import java.nio.file.Path;
 import java.util.OptionalLong;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
 
 /**
  * {@code railyard restart-watch}: the native sidecar of a gang that restarts in place. It needs no API credentials: the
@@ -29,14 +31,18 @@ final class RestartWatchCommand implements Callable<Integer> {
     @Option(names = "--poll-ms", defaultValue = "500", hidden = true)
     long pollMillis;
 
+    @Spec
+    CommandSpec spec;
+
     @Override
     public Integer call() throws Exception {
         while (true) {
             OptionalLong running = AwaitRankCommand.ran(attemptFile);
             OptionalLong newer = running.isEmpty() ? OptionalLong.empty() : AwaitRankCommand.newAttempt(labels, attemptFile);
             if (newer.isPresent()) {
-                System.err.println("restart-watch: the gang moved to attempt " + newer.getAsLong() + " (" + Names.ATTEMPT_LABEL
+                spec.commandLine().getErr().println("restart-watch: the gang moved to attempt " + newer.getAsLong() + " (" + Names.ATTEMPT_LABEL
                         + "); the trainer runs attempt " + running.getAsLong() + ": restarting the pod in place");
+                spec.commandLine().getErr().flush();
                 return RestartStrategies.RESTART_CODE;
             }
             Thread.sleep(pollMillis);

@@ -76,7 +76,7 @@ final class StatusCommand implements Callable<Integer> {
             if (status != null && status.restartHistory != null) {
                 int from = Math.max(0, status.restartHistory.size() - LAST_RESTARTS);
                 status.restartHistory.subList(from, status.restartHistory.size()).forEach(restart -> out.println("  restart at " + restart.time
-                        + " (" + restart.cause + ", " + restart.reason + "): " + restart.message));
+                        + " (" + restart.cause + ", " + restart.reason + "): " + restart.message + recovery(restart)));
             }
             if (status != null && status.preflight != null && status.preflight.links != null) {
                 status.preflight.links.stream().filter(link -> !"ok".equals(link.verdict)).forEach(link -> out.println("  preflight "
@@ -116,6 +116,16 @@ final class StatusCommand implements Callable<Integer> {
                     .append(rank.node).append(" at ").append(rank.percent).append("% of the job's median"));
         }
         return line.toString();
+    }
+
+    /** "; in place: 7 pods kept, 1 replaced, running again after 9 s": how the gang came back, where the status says. */
+    private static String recovery(TrainingJobStatus.Restart restart) {
+        if (restart.strategy == null) {
+            return "";
+        }
+        String how = "InPlace".equals(restart.strategy) ? "in place: " + restart.restartedInPlace + " pods kept, " + restart.replaced + " replaced"
+                : "recreated: " + restart.replaced + " pods";
+        return "; " + how + (restart.recoverySeconds == null ? "" : ", running again after " + restart.recoverySeconds + " s");
     }
 
     /** One line of progress: phase, placed and running pods, restarts, RDMA. */

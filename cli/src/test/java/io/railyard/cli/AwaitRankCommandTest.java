@@ -44,4 +44,47 @@ class AwaitRankCommandTest {
 
         assertThat(run.exitCode()).isOne();
     }
+
+    @Test
+    void letsTheFirstAttemptThroughAndHoldsAPodThatRestartedItselfUntilTheNextAttempt() throws Exception {
+        Path labels = Files.writeString(dir.resolve("labels"), "railyard.io/attempt=\"0\"\nrailyard.io/job-name=\"job\"\n");
+        Path attempt = dir.resolve("attempt");
+        String[] args = {"await-rank", "--labels", labels.toString(), "--attempt-file", attempt.toString(), "--poll-ms", "20", "--timeout-seconds", "30"};
+
+        assertThat(CommandRun.of(args).exitCode()).isZero();
+        assertThat(attempt).hasContent("0");
+
+        // the trainer failed and the kubelet restarted the pod in place: attempt 0 again is held
+        CompletableFuture<CommandRun> held = CompletableFuture.supplyAsync(() -> CommandRun.of(args));
+        Thread.sleep(200);
+        assertThat(held).isNotDone();
+        Files.writeString(labels, "railyard.io/attempt=\"1\"\nrailyard.io/job-name=\"job\"\n"); // the operator's next attempt
+
+        assertThat(held.get().exitCode()).isZero();
+        assertThat(attempt).hasContent("1");
+    }
+
+    @Test
+    void restartWatchExitsWithTheRestartCodeOnceThePodMovesToANewerAttempt() throws Exception {
+        Path labels = Files.writeString(dir.resolve("labels"), "railyard.io/attempt=\"2\"\n");
+        Path attempt = Files.writeString(dir.resolve("attempt"), "2\n");
+        CompletableFuture<CommandRun> watch = CompletableFuture.supplyAsync(() -> CommandRun.of("restart-watch",
+                "--labels", labels.toString(), "--attempt-file", attempt.toString(), "--poll-ms", "20"));
+        Thread.sleep(200);
+        assertThat(watch).as("the trainer runs the pod's attempt: nothing to do").isNotDone();
+
+        Files.writeString(labels, "railyard.io/attempt=\"3\"\n");
+
+        CommandRun run = watch.get();
+        assertThat(run.exitCode()).isEqualTo(86);
+        assertThat(run.err()).contains("the gang moved to attempt 3", "the trainer runs attempt 2: restarting the pod in place");
+    }
+
+    @Test
+    void needsItsFilesInPairs() {
+        CommandRun run = CommandRun.of("await-rank", "--labels", dir.resolve("labels").toString());
+
+        assertThat(run.exitCode()).isEqualTo(2);
+        assertThat(run.err()).contains("give --annotations with --env-file, --labels with --attempt-file");
+    }
 }

@@ -29,6 +29,26 @@ class RenderCommandTest {
     }
 
     @Test
+    void theKubeVersionDecidesWhetherPodsRestartInPlace() throws Exception {
+        Path job = Files.writeString(dir.resolve("job.yaml"), "apiVersion: railyard.io/v1alpha1\nkind: TrainingJob\nmetadata: {name: j, namespace: ns}\n"
+                + "spec: {image: p, script: t.py, nodes: 2, gpusPerNode: 8, rdma: {devicesPerNode: 8}, scheduling: {scheduler: volcano},"
+                + " runPolicy: {restartStrategy: InPlace}}\n");
+
+        CommandRun current = CommandRun.of("render", "-f", job.toString());
+        CommandRun old = CommandRun.of("render", "-f", job.toString(), "--kube-version", "1.35");
+        CommandRun wrong = CommandRun.of("render", "-f", job.toString(), "--kube-version", "latest");
+
+        assertThat(current.err()).isEmpty();
+        assertThat(current.out()).contains("name: \"restart-watch\"", "action: \"RestartAllContainers\"", "--labels=/etc/railyard/pod/labels");
+        assertThat(old.exitCode()).isZero();
+        assertThat(old.out()).doesNotContain("restart-watch", "restartPolicyRules", "--labels=");
+        assertThat(old.err()).startsWith("render: warning: spec.runPolicy.restartStrategy is InPlace but this cluster does not restart pods in place")
+                .endsWith("; the pods are shown as Recreate makes them\n");
+        assertThat(wrong.exitCode()).isEqualTo(2);
+        assertThat(wrong.err()).isEqualTo("render: --kube-version latest is not a version such as 1.36\n");
+    }
+
+    @Test
     void aHostPathTheOperatorWouldRefuseIsWarnedOf() {
         CommandRun run = CommandRun.of("render", "-f", EXAMPLES.resolve("ib-volcano.yaml").toString());
         CommandRun root = CommandRun.of("render", "-f", EXAMPLES.resolve("ib-volcano.yaml").toString(), "--allowed-host-paths", "/mnt/..");

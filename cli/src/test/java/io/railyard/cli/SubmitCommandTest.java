@@ -112,7 +112,8 @@ class SubmitCommandTest {
                           restartHistory:
                           - {time: "%1$s", cause: Preemption, reason: Preempted, pod: bumpy-0, message: "pod bumpy-0 failed"}
                           - {time: "%2$s", cause: Job, reason: ContainerFailed, pod: bumpy-1, exitCode: 1, message: "pod bumpy-1 container trainer exited with code 1 (Error)"}
-                          - {time: "%3$s", cause: Node, reason: RdmaPortDown, node: gpu-7, pod: bumpy-0, message: "node gpu-7 RdmaPortDown: PortNotActive"}
+                          - {time: "%3$s", cause: Node, reason: RdmaPortDown, node: gpu-7, pod: bumpy-0, message: "node gpu-7 RdmaPortDown: PortNotActive",
+                             strategy: InPlace, restartedInPlace: 1, replaced: 1, recoverySeconds: 9}
                           - {time: "%4$s", cause: Node, reason: NodeNotReady, node: gpu-2, pod: bumpy-1, message: "node gpu-2 is NotReady"}
                         """.formatted(t0, t1, t2, t3), io.railyard.api.TrainingJob.class);
         client.resource(job).create();
@@ -127,6 +128,8 @@ class SubmitCommandTest {
                         + "    slow rank 1: bumpy-1 on gpu-2 at 55.1% of the job's median\n")
                 .contains("  excluded node gpu-7: RdmaPortDown since " + t2 + "\n")
                 .contains("  restart at " + t1 + " (Job, ContainerFailed): pod bumpy-1 container trainer exited with code 1 (Error)\n")
+                .contains("  restart at " + t2 + " (Node, RdmaPortDown): node gpu-7 RdmaPortDown: PortNotActive; in place: 1 pods kept,"
+                        + " 1 replaced, running again after 9 s\n")
                 .contains("  restart at " + t3 + " (Node, NodeNotReady): node gpu-2 is NotReady\n")
                 .doesNotContain(t0 + " (Preemption");
     }

@@ -58,11 +58,13 @@ class PodSecurityLevelsTest {
     @Test
     void railyardsHelperContainersAndTheOperatorAreRestricted() throws Exception {
         PodSpec sidecarOnly = new PodSpec();
-        sidecarOnly.setInitContainers(Stream.of("llama70b-roce.yaml", "topology.yaml").flatMap(example -> firstPod(Jobs.example(example))
-                .getInitContainers().stream()).filter(c -> c.getName().equals(HangWatch.CONTAINER) || c.getName().equals(PodModel.AWAIT_RANK))
-                .toList());
+        PodSpec inPlace = TrainingJobModel.desired(Jobs.example("llama70b-roce.yaml"), DEFAULTS.withInPlaceRestart(true)).objects().stream()
+                .filter(Pod.class::isInstance).map(Pod.class::cast).findFirst().orElseThrow().getSpec();
+        sidecarOnly.setInitContainers(Stream.concat(Stream.of("llama70b-roce.yaml", "topology.yaml").flatMap(example -> firstPod(Jobs.example(example))
+                .getInitContainers().stream()), inPlace.getInitContainers().stream())
+                .filter(c -> List.of(HangWatch.CONTAINER, PodModel.AWAIT_RANK, RestartStrategies.RESTART_WATCH).contains(c.getName())).toList());
         assertThat(sidecarOnly.getInitContainers()).extracting(io.fabric8.kubernetes.api.model.Container::getName)
-                .contains(HangWatch.CONTAINER, PodModel.AWAIT_RANK);
+                .contains(HangWatch.CONTAINER, PodModel.AWAIT_RANK, RestartStrategies.RESTART_WATCH);
         assertThat(PodSecurityStandards.restricted(sidecarOnly)).isEmpty();
 
         Path deployment = Path.of(System.getProperty("railyard.repo", "..")).resolve("deploy/operator/deployment.yaml");

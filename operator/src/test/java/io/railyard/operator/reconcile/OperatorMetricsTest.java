@@ -58,6 +58,19 @@ class OperatorMetricsTest {
     }
 
     @Test
+    void recoveriesAreAHistogramByStrategy() throws Exception {
+        OperatorMetrics metrics = new OperatorMetrics();
+        metrics.recovered("InPlace", 9);
+        metrics.recovered("Recreate", 140);
+
+        assertThat(scrape(metrics)).contains("railyard_operator_gang_recovery_seconds_bucket{strategy=\"InPlace\",le=\"10.0\"} 1")
+                .contains("railyard_operator_gang_recovery_seconds_bucket{strategy=\"InPlace\",le=\"5.0\"} 0")
+                .contains("railyard_operator_gang_recovery_seconds_bucket{strategy=\"Recreate\",le=\"120.0\"} 0")
+                .contains("railyard_operator_gang_recovery_seconds_bucket{strategy=\"Recreate\",le=\"300.0\"} 1")
+                .contains("railyard_operator_gang_recovery_seconds_sum{strategy=\"Recreate\"} 140.0");
+    }
+
+    @Test
     void everyOperatorSeriesTheRulesAndDashboardsNameIsOneItExports() throws Exception {
         OperatorMetrics metrics = new OperatorMetrics();
         metrics.reconciled("ml/llama", degraded("Running"));

@@ -426,4 +426,15 @@ class TrainingJobReconcilerTest {
         assertThat(pods("invalid")).isEmpty();
         assertThat(client.services().inNamespace("ns").withName("invalid").get()).isNull();
     }
+
+    @Test
+    void inPlaceOnAClusterThatDoesNotRestartPodsInPlaceIsAnInvalidSpec() throws Exception {
+        create("in-place", "{image: pytorch, script: t.py, nodes: 2, gpusPerNode: 8, runPolicy: {restartStrategy: InPlace}}");
+
+        await().atMost(Duration.ofSeconds(20)).untilAsserted(() -> assertThat(job("in-place").getStatus()).isNotNull());
+        assertThat(condition("in-place", "Failed").getReason()).isEqualTo("InvalidSpec");
+        assertThat(condition("in-place", "Failed").getMessage()).startsWith("spec.runPolicy.restartStrategy is InPlace but this cluster does not "
+                + "restart pods in place (Kubernetes 1.36, or gates RestartAllContainersOnContainerExits and ContainerRestartRules on");
+        assertThat(pods("in-place")).isEmpty();
+    }
 }
