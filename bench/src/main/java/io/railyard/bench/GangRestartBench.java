@@ -72,7 +72,7 @@ public final class GangRestartBench {
         System.exit(0);
     }
 
-    private static void pool(KubernetesClient client, String pool, int count) throws Exception {
+    static void pool(KubernetesClient client, String pool, int count) throws Exception {
         try (ExecutorService creators = Executors.newFixedThreadPool(16)) {
             for (int i = 0; i < count; i++) {
                 String name = String.format("%s-%04d", pool, i);
@@ -86,34 +86,39 @@ public final class GangRestartBench {
     }
 
     /** The agent's node health reporting a port down. */
-    private static void portDown(KubernetesClient client, String node) {
+    static void portDown(KubernetesClient client, String node) {
         client.nodes().withName(node).edit(n -> new NodeBuilder(n).editStatus().addToConditions(new NodeConditionBuilder()
                 .withType("RdmaPortDown").withStatus("True").withReason("PortNotActive").withMessage("mlx5_0 port 1: DOWN/Polling")
                 .withLastTransitionTime(java.time.Instant.now().toString()).build()).endStatus().build());
     }
 
-    private static TrainingJob job(String name, String pool, int nodes) throws Exception {
+    static TrainingJob job(String name, String pool, int nodes) throws Exception {
+        return job(name, pool, nodes, "Recreate");
+    }
+
+    /** @param strategy the job's runPolicy.restartStrategy */
+    static TrainingJob job(String name, String pool, int nodes, String strategy) throws Exception {
         return new ObjectMapper(new YAMLFactory()).readValue("""
                 apiVersion: railyard.io/v1alpha1
                 kind: TrainingJob
                 metadata: {name: %s, namespace: bench}
                 spec: {image: pytorch, script: train.py, nodes: %d, gpusPerNode: 8, rdma: {devicesPerNode: 8},
-                  podTemplate: {nodeSelector: {pool: %s}}, runPolicy: {nodeFailureLimit: 100}}
-                """.formatted(name, nodes, pool), TrainingJob.class);
+                  podTemplate: {nodeSelector: {pool: %s}}, runPolicy: {nodeFailureLimit: 100, restartStrategy: %s}}
+                """.formatted(name, nodes, pool, strategy), TrainingJob.class);
     }
 
-    private static List<Pod> pods(KubernetesClient client, String job) {
+    static List<Pod> pods(KubernetesClient client, String job) {
         return client.pods().inNamespace("bench").withLabel(Names.JOB_LABEL, job).list().getItems();
     }
 
-    private static void awaitCreated(KubernetesClient client, String job, int nodes, int attempt) throws InterruptedException {
+    static void awaitCreated(KubernetesClient client, String job, int nodes, int attempt) throws InterruptedException {
         String run = String.valueOf(attempt);
         while (pods(client, job).stream().filter(p -> run.equals(p.getMetadata().getLabels().get(Names.ATTEMPT_LABEL))).count() < nodes) {
             Thread.sleep(20);
         }
     }
 
-    private static void awaitRunning(KubernetesClient client, String job, int nodes, int attempt) throws InterruptedException {
+    static void awaitRunning(KubernetesClient client, String job, int nodes, int attempt) throws InterruptedException {
         String run = String.valueOf(attempt);
         while (pods(client, job).stream().filter(p -> run.equals(p.getMetadata().getLabels().get(Names.ATTEMPT_LABEL))
                 && p.getStatus() != null && "Running".equals(p.getStatus().getPhase())).count() < nodes
@@ -122,18 +127,18 @@ public final class GangRestartBench {
         }
     }
 
-    private static String phase(KubernetesClient client, String job) {
+    static String phase(KubernetesClient client, String job) {
         TrainingJob current = client.resources(TrainingJob.class).inNamespace("bench").withName(job).get();
         return current.getStatus() == null ? null : current.getStatus().phase;
     }
 
-    private static double median(List<Double> values) {
+    static double median(List<Double> values) {
         List<Double> sorted = values.stream().sorted().toList();
         int n = sorted.size();
         return n % 2 == 1 ? sorted.get(n / 2) : (sorted.get(n / 2 - 1) + sorted.get(n / 2)) / 2;
     }
 
-    private static String format(List<Double> values) {
+    static String format(List<Double> values) {
         return values.stream().map(v -> String.format("%.2f", v)).toList().toString();
     }
 }

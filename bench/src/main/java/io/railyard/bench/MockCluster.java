@@ -4,6 +4,8 @@ import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import io.fabric8.kubernetes.client.dsl.base.PatchContext;
+import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import io.fabric8.kubernetes.client.server.mock.KubernetesCrudDispatcher;
 import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
 import io.fabric8.mockwebserver.Context;
@@ -40,10 +42,14 @@ final class MockCluster implements AutoCloseable {
 
     /** Starts the operator as OperatorCommand runs it, without server-side apply (which the mock server lacks). */
     TrainingJobReconciler startOperator() {
+        return startOperator(new OperatorDefaults("railyard:bench", "rdma/rdma"));
+    }
+
+    /** The same, with the installation's defaults (a cluster that restarts pods in place, or not). */
+    TrainingJobReconciler startOperator(OperatorDefaults defaults) {
         operator = new Operator(o -> o.withKubernetesClient(client).withCloseClientOnStop(false)
                 .withUseSSAToPatchPrimaryResource(false).withSSABasedCreateUpdateMatchForDependentResources(false));
-        TrainingJobReconciler reconciler = new TrainingJobReconciler(new OperatorDefaults("railyard:bench", "rdma/rdma"),
-                (namespace, pod) -> Optional.empty(), Clock.systemUTC());
+        TrainingJobReconciler reconciler = new TrainingJobReconciler(defaults, (namespace, pod) -> Optional.empty(), Clock.systemUTC());
         operator.register(reconciler);
         operator.start();
         return reconciler;
@@ -58,6 +64,20 @@ final class MockCluster implements AutoCloseable {
                 creators.submit(() -> observer.pods().inNamespace("peer").resource(new PodBuilder().withNewMetadata().withName(name)
                         .addToLabels(Names.JOB_LABEL, label).endMetadata().withNewSpec().addNewContainer().withName("trainer")
                         .withImage("pytorch").endContainer().endSpec().build()).create());
+            }
+        }
+        return (System.nanoTime() - start) / 1e9;
+    }
+
+    /** The same server's pace for patches: a label and an annotation merged into each of the pods {@link #plainClientCreates} made. */
+    double plainClientPatches(String label, int count) throws Exception {
+        long start = System.nanoTime();
+        String patch = "{\"metadata\":{\"labels\":{\"" + Names.ATTEMPT_LABEL + "\":\"1\"},\"annotations\":{\"" + Names.RESTART_BASE_ANNOTATION + "\":\"1\"}}}";
+        try (ExecutorService patchers = Executors.newFixedThreadPool(16)) {
+            for (int i = 0; i < count; i++) {
+                String name = label + "-" + i;
+                patchers.submit(() -> observer.pods().inNamespace("peer").resource(new PodBuilder().withNewMetadata().withName(name)
+                        .withNamespace("peer").endMetadata().build()).patch(PatchContext.of(PatchType.JSON_MERGE), patch));
             }
         }
         return (System.nanoTime() - start) / 1e9;

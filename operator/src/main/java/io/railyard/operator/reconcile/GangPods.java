@@ -117,7 +117,8 @@ final class GangPods {
                         "annotations", Map.of(Names.RESTART_BASE_ANNOTATION, String.valueOf(io.railyard.operator.model.TrainerRestarts.nextBase(pod))))));
                 patchers.submit(() -> {
                     try {
-                        client.pods().inNamespace(namespace).withName(pod.getMetadata().getName()).patch(PatchContext.of(PatchType.JSON_MERGE), patch);
+                        // through the cached pod: by name alone the client would read the pod first, a request more each
+                        client.pods().inNamespace(namespace).resource(pod).patch(PatchContext.of(PatchType.JSON_MERGE), patch);
                     } catch (KubernetesClientException e) {
                         if (e.getCode() != 404) { // a pod gone meanwhile is created again as a missing one
                             LOG.warn("cannot move pod {} to attempt {}: {}", pod.getMetadata().getName(), attempt, e.getMessage());

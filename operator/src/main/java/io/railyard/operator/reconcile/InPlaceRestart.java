@@ -39,11 +39,14 @@ final class InPlaceRestart {
         return new Plan(split.get(true), split.get(false));
     }
 
-    /** Sends the plan: a patch per pod kept (rank 0's first: its old rendezvous goes first), a delete per pod replaced. */
+    /**
+     * Sends the plan: a delete per pod replaced, first (its name is free sooner for its replacement, which the next
+     * reconcile creates), then a patch per pod kept (rank 0's first: its old rendezvous goes first).
+     */
     static void apply(KubernetesClient client, TrainingJob job, Plan plan, int attempt) {
         String namespace = job.getMetadata().getNamespace();
-        GangPods.moveToAttempt(client, namespace, plan.inPlace(), String.valueOf(attempt));
         plan.replaced().forEach(pod -> client.pods().inNamespace(namespace).withName(pod.getMetadata().getName()).delete());
+        GangPods.moveToAttempt(client, namespace, plan.inPlace(), String.valueOf(attempt));
     }
 
     /**
