@@ -44,7 +44,7 @@ public final class GangRestartBench {
                     awaitRunning(observer, job, nodes, 0);
                     for (int run = 1; run <= runs; run++) {
                         String label = "peer-" + nodes + "-" + run;
-                        peers.add(cluster.plainClientCreates(label, nodes));
+                        peers.add(cluster.plainClientCreates(job(job, "p" + nodes, nodes), label));
                         observer.pods().inNamespace("peer").withLabel(Names.JOB_LABEL, label).delete();
                         Map<String, Long> before = cluster.requests.snapshot();
                         String node = observer.pods().inNamespace("bench").withName(job + "-0").get().getSpec().getNodeName();

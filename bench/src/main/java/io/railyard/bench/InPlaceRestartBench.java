@@ -36,7 +36,7 @@ public final class InPlaceRestartBench {
                     Map<String, Long> requests = Map.of();
                     for (int run = 1; run <= runs; run++) {
                         String label = "peer-" + pool + "-" + run;
-                        double created = cluster.plainClientCreates(label, nodes);
+                        double created = cluster.plainClientCreates(GangRestartBench.job(job, pool, nodes, strategy), label);
                         peers.add(strategy.equals("InPlace") ? cluster.plainClientPatches(label, nodes) : created);
                         observer.pods().inNamespace("peer").withLabel(io.railyard.api.Names.JOB_LABEL, label).delete();
                         Map<String, Long> before = cluster.requests.snapshot();

@@ -1,5 +1,7 @@
 package io.railyard.bench;
 
+import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
+import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -12,10 +14,13 @@ import io.fabric8.mockwebserver.Context;
 import io.fabric8.mockwebserver.MockWebServer;
 import io.javaoperatorsdk.operator.Operator;
 import io.railyard.api.Names;
+import io.railyard.api.TrainingJob;
 import io.railyard.operator.model.OperatorDefaults;
+import io.railyard.operator.model.TrainingJobModel;
 import io.railyard.operator.reconcile.TrainingJobReconciler;
 import java.time.Clock;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -30,6 +35,8 @@ final class MockCluster implements AutoCloseable {
     private final KubernetesMockServer server;
     private final KubernetesClient client;
     private Operator operator;
+    /** The installation the operator runs with, and the plain client builds its pods with. */
+    private OperatorDefaults defaults = new OperatorDefaults("railyard:bench", "rdma/rdma");
 
     MockCluster() {
         server = new KubernetesMockServer(new Context(), new MockWebServer(), new HashMap<>(), new KubernetesCrudDispatcher(), false);
@@ -42,28 +49,33 @@ final class MockCluster implements AutoCloseable {
 
     /** Starts the operator as OperatorCommand runs it, without server-side apply (which the mock server lacks). */
     TrainingJobReconciler startOperator() {
-        return startOperator(new OperatorDefaults("railyard:bench", "rdma/rdma"));
+        return startOperator(defaults);
     }
 
     /** The same, with the installation's defaults (a cluster that restarts pods in place, or not). */
-    TrainingJobReconciler startOperator(OperatorDefaults defaults) {
+    TrainingJobReconciler startOperator(OperatorDefaults installation) {
+        defaults = installation;
         operator = new Operator(o -> o.withKubernetesClient(client).withCloseClientOnStop(false)
                 .withUseSSAToPatchPrimaryResource(false).withSSABasedCreateUpdateMatchForDependentResources(false));
-        TrainingJobReconciler reconciler = new TrainingJobReconciler(defaults, (namespace, pod) -> Optional.empty(), Clock.systemUTC());
+        TrainingJobReconciler reconciler = new TrainingJobReconciler(installation, (namespace, pod) -> Optional.empty(), Clock.systemUTC());
         operator.register(reconciler);
         operator.start();
         return reconciler;
     }
 
-    /** The same server's own pace: pods as the operator makes them, created 16 at a time by a client with nothing else to do. */
-    double plainClientCreates(String label, int count) throws Exception {
+    /**
+     * The same server's own pace: the pods the operator makes for {@code job} (as `railyard render` prints them), named
+     * LABEL-0.. in namespace peer, created 16 at a time by a client with nothing else to do.
+     */
+    double plainClientCreates(TrainingJob job, String label) throws Exception {
+        TrainingJob renamed = new TrainingJob();
+        renamed.setMetadata(new ObjectMetaBuilder().withName(label).withNamespace("peer").build());
+        renamed.setSpec(job.getSpec());
+        List<Pod> pods = TrainingJobModel.desired(renamed, defaults).objects().stream().filter(Pod.class::isInstance).map(Pod.class::cast).toList();
         long start = System.nanoTime();
         try (ExecutorService creators = Executors.newFixedThreadPool(16)) {
-            for (int i = 0; i < count; i++) {
-                String name = label + "-" + i;
-                creators.submit(() -> observer.pods().inNamespace("peer").resource(new PodBuilder().withNewMetadata().withName(name)
-                        .addToLabels(Names.JOB_LABEL, label).endMetadata().withNewSpec().addNewContainer().withName("trainer")
-                        .withImage("pytorch").endContainer().endSpec().build()).create());
+            for (Pod pod : pods) {
+                creators.submit(() -> observer.resource(pod).create());
             }
         }
         return (System.nanoTime() - start) / 1e9;

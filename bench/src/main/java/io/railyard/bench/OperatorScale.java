@@ -24,9 +24,10 @@ public final class OperatorScale {
         int largest = args.length > 1 ? Integer.parseInt(args[1]) : 1024;
         try (MockCluster cluster = new MockCluster()) {
             KubernetesClient observer = cluster.observer;
-            double peer = cluster.plainClientCreates("peer", largest);
-            System.out.printf("peer: a plain client creating %d pods, 16 at a time: %.2f s%n", largest, peer);
             TrainingJobReconciler reconciler = cluster.startOperator();
+            double peer = cluster.plainClientCreates(job("peer", largest), "peer");
+            System.out.printf("peer: a plain client creating the %d pods render prints for the largest job, 16 at a time: %.2f s%n", largest, peer);
+            observer.pods().inNamespace("peer").withLabel(Names.JOB_LABEL, "peer").delete();
             for (int nodes : new int[] {8, 128, largest}) {
                 Map<String, Long> before = cluster.requests.snapshot();
                 long reconcilesBefore = reconciler.metrics().reconciles();

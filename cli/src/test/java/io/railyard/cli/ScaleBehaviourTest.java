@@ -77,7 +77,8 @@ class ScaleBehaviourTest {
                 + " monitoring: {ncclInspector: {enabled: true}}, scheduling: {scheduler: volcano}}\n");
         TrainingJob job = new ObjectMapper(new YAMLFactory()).readValue(file.toFile(), TrainingJob.class);
         StringBuilder whole = new StringBuilder();
-        for (HasMetadata object : TrainingJobModel.desired(job, OperatorDefaults.STANDARD).objects()) {
+        // render's cluster is the newest the operator knows, whose pods restart in place
+        for (HasMetadata object : TrainingJobModel.desired(job, OperatorDefaults.STANDARD.withInPlaceRestart(true)).objects()) {
             whole.append(Serialization.asYaml(object));
         }
 

@@ -2,11 +2,12 @@ package io.railyard.operator.model;
 
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.ContainerBuilder;
+import io.fabric8.kubernetes.api.model.ContainerRestartRule;
+import io.fabric8.kubernetes.api.model.ContainerRestartRuleBuilder;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.railyard.api.RunPolicy.RestartStrategy;
 import io.railyard.api.TrainingJobSpec;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -72,18 +73,19 @@ public final class RestartStrategies {
                 .addToLimits("memory", new Quantity("128Mi")).endResources()
                 .withSecurityContext(PodModel.helperSecurity())
                 .build();
-        watch.setAdditionalProperty("restartPolicyRules", List.of(rule("In", RESTART_CODE)));
+        watch.setRestartPolicyRules(List.of(rule("In", RESTART_CODE)));
         return watch;
     }
 
     /** The trainer's own failure restarts the pod in place too: its container is never restarted alone. */
     static void trainer(Container trainer) {
         trainer.setRestartPolicy("Never");
-        trainer.setAdditionalProperty("restartPolicyRules", List.of(rule("NotIn", 0)));
+        trainer.setRestartPolicyRules(List.of(rule("NotIn", 0)));
     }
 
-    /** A container restart rule as the API shows it (fabric8's model predates KEP-5532). */
-    private static Map<String, Object> rule(String operator, int code) {
-        return Map.of("action", "RestartAllContainers", "exitCodes", Map.of("operator", operator, "values", List.of(code)));
+    /** A container's rule: an exit code In or NotIn {@code code} restarts every container of the pod. */
+    private static ContainerRestartRule rule(String operator, int code) {
+        return new ContainerRestartRuleBuilder().withAction("RestartAllContainers").withNewExitCodes().withOperator(operator).withValues(code)
+                .endExitCodes().build();
     }
 }

@@ -6,7 +6,6 @@ import static org.awaitility.Awaitility.await;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.server.mock.EnableKubernetesMockClient;
-import io.fabric8.kubernetes.client.utils.Serialization;
 import io.railyard.api.Names;
 import io.railyard.api.TrainingJob;
 import io.railyard.api.TrainingJobStatus;
@@ -187,9 +186,17 @@ class InPlaceRestartTest {
 
         assertThat(pod.getSpec().getInitContainers()).extracting(c -> c.getName()).containsSubsequence("await-rank", "restart-watch");
         assertThat(pod.getSpec().getContainers().getFirst().getRestartPolicy()).isEqualTo("Never");
-        assertThat(Serialization.asJson(pod.getSpec().getContainers().getFirst()))
-                .contains("\"restartPolicyRules\":[{\"action\":\"RestartAllContainers\",\"exitCodes\":{\"operator\":\"NotIn\",\"values\":[0]}}]");
-        assertThat(Serialization.asJson(pod.getSpec().getInitContainers().stream().filter(c -> c.getName().equals("restart-watch")).findFirst().orElseThrow()))
-                .contains("\"restartPolicy\":\"Always\"", "\"restartPolicyRules\":[{\"action\":\"RestartAllContainers\",\"exitCodes\":{\"operator\":\"In\",\"values\":[86]}}]");
+        assertThat(pod.getSpec().getContainers().getFirst().getRestartPolicyRules()).singleElement().satisfies(rule -> {
+            assertThat(rule.getAction()).isEqualTo("RestartAllContainers");
+            assertThat(rule.getExitCodes().getOperator()).isEqualTo("NotIn");
+            assertThat(rule.getExitCodes().getValues()).containsExactly(0);
+        });
+        var watch = pod.getSpec().getInitContainers().stream().filter(c -> c.getName().equals("restart-watch")).findFirst().orElseThrow();
+        assertThat(watch.getRestartPolicy()).isEqualTo("Always");
+        assertThat(watch.getRestartPolicyRules()).singleElement().satisfies(rule -> {
+            assertThat(rule.getAction()).isEqualTo("RestartAllContainers");
+            assertThat(rule.getExitCodes().getOperator()).isEqualTo("In");
+            assertThat(rule.getExitCodes().getValues()).containsExactly(86);
+        });
     }
 }
