@@ -16,6 +16,8 @@ public final class Names {
      * in place); older runs' pods are deleted.
      */
     public static final String ATTEMPT_LABEL = PREFIX + "attempt";
+    /** Pod label of a job's hot spare: a pod with no rank yet, until the operator promotes it to a failed rank's place. */
+    public static final String SPARE_LABEL = PREFIX + "spare";
     /**
      * Pod annotation of a gang restarted in place: the trainer's restart count once it runs the pod's attempt. A higher
      * count means the trainer failed and restarted the pod itself.

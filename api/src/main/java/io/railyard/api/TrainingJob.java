@@ -19,6 +19,7 @@ import io.fabric8.kubernetes.model.annotation.Version;
 @AdditionalPrinterColumn(name = "Nodes", jsonPath = ".spec.nodes", type = AdditionalPrinterColumn.Type.INTEGER)
 @AdditionalPrinterColumn(name = "GPUs", jsonPath = ".status.gpus", type = AdditionalPrinterColumn.Type.INTEGER)
 @AdditionalPrinterColumn(name = "Restarts", jsonPath = ".status.restarts", type = AdditionalPrinterColumn.Type.INTEGER)
+@AdditionalPrinterColumn(name = "Spares", jsonPath = ".status.spares.ready", type = AdditionalPrinterColumn.Type.INTEGER)
 @AdditionalPrinterColumn(name = "RDMA", jsonPath = ".status.rdma.verified", type = AdditionalPrinterColumn.Type.STRING)
 @AdditionalPrinterColumn(name = "Age", jsonPath = ".metadata.creationTimestamp", type = AdditionalPrinterColumn.Type.DATE)
 public class TrainingJob extends CustomResource<TrainingJobSpec, TrainingJobStatus> implements Namespaced {

@@ -35,6 +35,10 @@ public class TrainingJobSpec {
     @JsonPropertyDescription("GPUs per node: torchrun's --nproc-per-node.")
     public Integer gpusPerNode;
 
+    @Min(0)
+    @JsonPropertyDescription("Hot spares (default 0): pods of the same shape that hold a node and its devices once the gang runs, and take the place of a rank whose node fails, so that the gang restarts in place with no new pod to schedule. Only where the gang restarts in place; a spare never takes rank 0's place (its address is the gang's rendezvous).")
+    public Integer spareNodes;
+
     @JsonPropertyDescription("RDMA devices, GPUDirect RDMA and NCCL settings.")
     public RdmaSpec rdma;
 

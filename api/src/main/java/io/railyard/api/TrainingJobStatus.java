@@ -38,6 +38,9 @@ public class TrainingJobStatus {
     @JsonPropertyDescription("GPUs of the whole job.")
     public Integer gpus;
 
+    @JsonPropertyDescription("The hot spares: how many the job asks for and how many hold a node now.")
+    public Spares spares;
+
     @JsonPropertyDescription("Each rank's pod and node, in rank order.")
     public List<Rank> ranks;
 
@@ -138,8 +141,19 @@ public class TrainingJobStatus {
         public Integer restartedInPlace;
         @JsonPropertyDescription("Pods deleted and created again: on a blamed node, or every pod (Recreate).")
         public Integer replaced;
+        @JsonPropertyDescription("Hot spares that took the place of a pod on a blamed node.")
+        public Integer promoted;
         @JsonPropertyDescription("Seconds from the restart until every rank of the new run was running, from the pods' own status.")
         public Long recoverySeconds;
+    }
+
+    /** The job's hot spares. */
+    @JsonInclude(JsonInclude.Include.NON_NULL)
+    public static class Spares {
+        @JsonPropertyDescription("spec.spareNodes.")
+        public Integer desired;
+        @JsonPropertyDescription("Spares placed on a node and waiting.")
+        public Integer ready;
     }
 
     /** The verdict on rank 0's NCCL log. */

@@ -128,7 +128,7 @@ final class StatusCommand implements Callable<Integer> {
         return "; " + how + (restart.recoverySeconds == null ? "" : ", running again after " + restart.recoverySeconds + " s");
     }
 
-    /** One line of progress: phase, placed and running pods, restarts, RDMA. */
+    /** One line of progress: phase, placed and running pods, restarts, spares, RDMA. */
     static String progress(TrainingJob job) {
         TrainingJobStatus status = job.getStatus() == null ? new TrainingJobStatus() : job.getStatus();
         int nodes = job.getSpec().nodes;
@@ -138,6 +138,7 @@ final class StatusCommand implements Callable<Integer> {
                 + ", scheduled " + (scheduled == null ? "0 of " + nodes : scheduled)
                 + ", running " + (running == null ? "0 of " + nodes : running)
                 + ", restarts " + (status.restarts == null ? 0 : status.restarts) + restartCauses(status)
+                + (status.spares == null ? "" : ", spares " + status.spares.ready + " of " + status.spares.desired + " ready")
                 + (status.rdma == null ? "" : ", RDMA " + (Boolean.TRUE.equals(status.rdma.verified) ? "verified" : "NOT used: " + status.rdma.message));
     }
 

@@ -69,8 +69,8 @@ public final class PlayedKubelet implements AutoCloseable {
 
     private void sync(Pod pod) {
         if (pod.getSpec().getNodeName() == null || pod.getStatus() == null || !"Running".equals(pod.getStatus().getPhase())
-                || pod.getMetadata().getDeletionTimestamp() != null) {
-            return;
+                || pod.getMetadata().getDeletionTimestamp() != null || !pod.getMetadata().getLabels().containsKey(Names.ATTEMPT_LABEL)) {
+            return; // a spare waits in await-rank until it is given an attempt: its trainer has not run
         }
         String uid = pod.getMetadata().getUid();
         long attempt = Long.parseLong(pod.getMetadata().getLabels().get(Names.ATTEMPT_LABEL));

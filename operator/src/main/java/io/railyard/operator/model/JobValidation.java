@@ -48,6 +48,7 @@ public final class JobValidation {
         notOption(errors, "spec.module", spec.module);
         atLeast(errors, "spec.nodes", spec.nodes, 1);
         atLeast(errors, "spec.gpusPerNode", spec.gpusPerNode, 1);
+        atLeast(errors, "spec.spareNodes", spec.spareNodes, 0);
         between(errors, "spec.masterPort", spec.masterPort, 1, 65535);
         if (spec.preflight != null) {
             between(errors, "spec.preflight.minLineRatePercent", spec.preflight.minLineRatePercent, 1, 100);

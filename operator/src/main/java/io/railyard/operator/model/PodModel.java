@@ -48,10 +48,31 @@ final class PodModel {
     }
 
     static Pod desired(TrainingJob job, JobSettings settings, int index, String railyardImage) {
-        PodBuilder pod = new PodBuilder().withMetadata(Ownership.metadata(job, settings.podName(index)));
-        pod.editMetadata().addToLabels(Names.INDEX_LABEL, String.valueOf(index))
-                .addToLabels(Names.ATTEMPT_LABEL, String.valueOf(attempt(job))).endMetadata();
-        if (!settings.topologyOrder()) { // else the operator labels the rank once the gang is placed
+        return build(job, settings, index, settings.podName(index), railyardImage);
+    }
+
+    /**
+     * A hot spare: a member's shape (devices, placement, exclusions, data) with no rank, outside the gang's pod group,
+     * that waits in await-rank until the operator gives it a failed rank's index, rank and master address.
+     */
+    static Pod spare(TrainingJob job, JobSettings settings, String name, String railyardImage) {
+        return build(job, settings, SPARE, name, railyardImage);
+    }
+
+    /** The index of a spare: no rank, no preflight, no hang watch; its rank and master come from the rank file. */
+    private static final int SPARE = -1;
+
+    private static Pod build(TrainingJob job, JobSettings settings, int index, String name, String railyardImage) {
+        boolean member = index != SPARE;
+        boolean rankFromFile = settings.topologyOrder() || !member;
+        PodBuilder pod = new PodBuilder().withMetadata(Ownership.metadata(job, name));
+        if (member) {
+            pod.editMetadata().addToLabels(Names.INDEX_LABEL, String.valueOf(index))
+                    .addToLabels(Names.ATTEMPT_LABEL, String.valueOf(attempt(job))).endMetadata();
+        } else {
+            pod.editMetadata().addToLabels(Names.SPARE_LABEL, "true").endMetadata();
+        }
+        if (member && !settings.topologyOrder()) { // else the operator labels the rank once the gang is placed
             pod.editMetadata().addToLabels(Names.RANK_LABEL, String.valueOf(index)).endMetadata();
         }
         NodeSelectorTermBuilder nodes = new NodeSelectorTermBuilder().addNewMatchExpression().withKey(Names.RDMA_NODE_LABEL)
@@ -62,7 +83,7 @@ final class PodModel {
         }
         PodSpecBuilder spec = new PodSpecBuilder()
                 .withRestartPolicy("Never")
-                .withHostname(settings.podName(index))
+                .withHostname(name)
                 .withSubdomain(settings.name())
                 .withServiceAccountName(settings.podTemplate().serviceAccountName)
                 .withNodeSelector(settings.podTemplate().nodeSelector)
@@ -81,20 +102,20 @@ final class PodModel {
         }
         String priority = job.getSpec().scheduling == null ? null : job.getSpec().scheduling.priorityClassName;
         spec.withPriorityClassName(priority);
-        scheduler(pod, spec, settings);
+        scheduler(pod, spec, settings, member);
 
-        if (PreflightGate.enabled(job)) {
+        if (member && PreflightGate.enabled(job)) {
             spec.addToInitContainers(PreflightGate.container(settings, index, railyardImage)); // first: before data loads
         }
         List<Volume> volumes = new ArrayList<>();
         List<VolumeMount> mounts = new ArrayList<>();
         volumes.add(new VolumeBuilder().withName("dshm").withNewEmptyDir().withMedium("Memory").endEmptyDir().build());
         mounts.add(new VolumeMountBuilder().withName("dshm").withMountPath("/dev/shm").build());
-        settings.dataVolumes().forEach((name, volume) -> {
-            volumes.add(volume(name, volume));
-            mounts.add(new VolumeMountBuilder().withName(name).withMountPath(volume.mountPath).withReadOnly(readOnly(volume)).build());
+        settings.dataVolumes().forEach((volumeName, volume) -> {
+            volumes.add(volume(volumeName, volume));
+            mounts.add(new VolumeMountBuilder().withName(volumeName).withMountPath(volume.mountPath).withReadOnly(readOnly(volume)).build());
             if (volume.loader != null) {
-                spec.addToInitContainers(loader(name, volume));
+                spec.addToInitContainers(loader(volumeName, volume));
             }
         });
         boolean watched = index == 0 && HangWatch.enabled(job.getSpec());
@@ -110,17 +131,17 @@ final class PodModel {
                 volumes.add(HangWatch.noToken());
             }
         }
-        if (settings.topologyOrder() || settings.inPlace()) {
+        if (rankFromFile || settings.inPlace()) {
             volumes.add(podInfo(settings.inPlace()));
             volumes.add(new VolumeBuilder().withName("rank").withNewEmptyDir().endEmptyDir().build());
             mounts.add(new VolumeMountBuilder().withName("rank").withMountPath(RANK_DIR).withReadOnly(true).build());
-            spec.addToInitContainers(awaitRank(settings, railyardImage));
+            spec.addToInitContainers(awaitRank(settings, rankFromFile, railyardImage));
         }
         if (settings.inPlace()) { // after await-rank: it starts once the trainer is about to run the pod's attempt
             spec.addToInitContainers(RestartStrategies.sidecar(railyardImage));
         }
         if (inspected) { // after await-rank: its rank label is set by then
-            spec.addToInitContainers(InspectorSidecar.sidecar(settings, index, railyardImage));
+            spec.addToInitContainers(InspectorSidecar.sidecar(settings, member ? index : 1, railyardImage)); // a spare reports as a rank
         }
         if (settings.podTemplate().volumes != null) {
             volumes.addAll(settings.podTemplate().volumes);
@@ -131,25 +152,30 @@ final class PodModel {
         if (settings.dra()) {
             spec.addNewResourceClaim().withName(ClaimTemplateModel.CLAIM).withResourceClaimTemplateName(ClaimTemplateModel.name(settings)).endResourceClaim();
         }
-        spec.withVolumes(volumes).withContainers(trainer(settings, index, mounts));
+        spec.withVolumes(volumes).withContainers(trainer(settings, index, rankFromFile, mounts));
         return pod.withSpec(spec.build()).build();
     }
 
-    private static void scheduler(PodBuilder pod, PodSpecBuilder spec, JobSettings settings) {
+    /** A member joins the gang's group; a spare is admitted and scheduled on its own, so it never holds the gang back. */
+    private static void scheduler(PodBuilder pod, PodSpecBuilder spec, JobSettings settings, boolean member) {
         String queue = settings.spec().scheduling == null ? null : settings.spec().scheduling.queue;
         if (settings.scheduler() == SchedulingSpec.Scheduler.VOLCANO) {
             spec.withSchedulerName("volcano");
-            pod.editMetadata().addToAnnotations(PodGroupModel.GROUP_NAME_ANNOTATION, settings.name()).endMetadata();
+            if (member) {
+                pod.editMetadata().addToAnnotations(PodGroupModel.GROUP_NAME_ANNOTATION, settings.name()).endMetadata();
+            }
         } else if (settings.scheduler() == SchedulingSpec.Scheduler.KUEUE) {
-            pod.editMetadata()
-                    .addToLabels(QUEUE_LABEL, queue)
-                    .addToLabels(POD_GROUP_LABEL, settings.name())
-                    .addToAnnotations(POD_GROUP_COUNT_ANNOTATION, String.valueOf(settings.spec().nodes))
-                    .endMetadata();
+            pod.editMetadata().addToLabels(QUEUE_LABEL, queue).endMetadata();
+            if (member) {
+                pod.editMetadata()
+                        .addToLabels(POD_GROUP_LABEL, settings.name())
+                        .addToAnnotations(POD_GROUP_COUNT_ANNOTATION, String.valueOf(settings.spec().nodes))
+                        .endMetadata();
+            }
         }
     }
 
-    private static Container trainer(JobSettings settings, int index, List<VolumeMount> mounts) {
+    private static Container trainer(JobSettings settings, int index, boolean rankFromFile, List<VolumeMount> mounts) {
         Map<String, Quantity> resources = new LinkedHashMap<>();
         if (!settings.gpusInClaim()) {
             resources.put(Names.GPU_RESOURCE, new Quantity(String.valueOf(settings.spec().gpusPerNode)));
@@ -166,8 +192,8 @@ final class PodModel {
         ContainerBuilder trainer = new ContainerBuilder()
                 .withName(TRAINER)
                 .withImage(settings.spec().image)
-                .withCommand(TorchrunCommand.argv(settings.spec(), settings.topologyOrder()))
-                .withEnv(TrainerEnvironment.of(settings, index))
+                .withCommand(TorchrunCommand.argv(settings.spec(), rankFromFile))
+                .withEnv(TrainerEnvironment.of(settings, rankFromFile ? null : index))
                 .withNewResources().withLimits(resources).withRequests(resources).withClaims(claims(settings)).endResources()
                 // NCCL registers its buffers with the NIC: locking them needs IPC_LOCK when memlock is limited.
                 .withNewSecurityContext().withNewCapabilities().withAdd("IPC_LOCK").endCapabilities().endSecurityContext()
@@ -230,9 +256,9 @@ final class PodModel {
      * Waits for the operator's rank (topology order) and, for in-place restarts, for an attempt newer than the one the
      * trainer last ran: a pod whose trainer failed and restarted it waits there for the gang's next attempt.
      */
-    private static Container awaitRank(JobSettings settings, String railyardImage) {
+    private static Container awaitRank(JobSettings settings, boolean rankFromFile, String railyardImage) {
         List<String> args = new ArrayList<>(List.of("await-rank"));
-        if (settings.topologyOrder()) {
+        if (rankFromFile) {
             args.addAll(List.of("--annotations=" + POD_INFO + "/annotations", "--env-file=" + TorchrunCommand.RANK_ENV_FILE));
         }
         if (settings.inPlace()) {

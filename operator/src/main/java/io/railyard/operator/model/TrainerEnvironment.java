@@ -16,13 +16,14 @@ final class TrainerEnvironment {
 
     private TrainerEnvironment() {}
 
-    static List<EnvVar> of(JobSettings settings, int index) {
+    /** @param index the pod's node rank; null when the rank and master come from the rank file (topology order, spares) */
+    static List<EnvVar> of(JobSettings settings, Integer index) {
         Map<String, String> env = new LinkedHashMap<>();
         env.put("PET_NNODES", String.valueOf(settings.spec().nodes));
         env.put("PET_NPROC_PER_NODE", String.valueOf(settings.spec().gpusPerNode));
         env.put("PET_MASTER_PORT", String.valueOf(settings.masterPort()));
-        if (!settings.topologyOrder()) {
-            // with topology order the rank and the master come from the rank file, once the gang is placed
+        if (index != null) {
+            // else the rank and the master come from the rank file, once the gang is placed or the spare promoted
             env.put("PET_MASTER_ADDR", settings.masterAddress());
             env.put("PET_NODE_RANK", String.valueOf(index));
         }

@@ -42,6 +42,7 @@ public final class TrainingJobModel {
         }
         warnings.addAll(InspectorSidecar.warnings(settings));
         RestartStrategies.warning(job.getSpec(), defaults.inPlaceRestart()).ifPresent(warnings::add);
+        SparePods.warning(job, defaults).ifPresent(warnings::add);
         HostPaths.disallowed(job, defaults.allowedHostPaths()).forEach(problem -> warnings.add(problem + "; the operator refuses the job"));
         objects.addAll(pods);
         return new Desired(objects, warnings);

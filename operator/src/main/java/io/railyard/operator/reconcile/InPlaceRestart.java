@@ -24,8 +24,9 @@ final class InPlaceRestart {
 
     /** @param inPlace the pods moved to the new attempt, rank 0 first; @param replaced the pods deleted */
     record Plan(List<Pod> inPlace, List<Pod> replaced) {
-        String describe(int nodes) {
-            return inPlace.size() + " of " + nodes + " pods restart in place, " + (nodes - inPlace.size()) + " created again";
+        String describe(int nodes, int promoted) {
+            return inPlace.size() + " of " + nodes + " pods restart in place, " + (promoted > 0 ? promoted + " spares promoted, " : "")
+                    + (nodes - inPlace.size() - promoted) + " created again";
         }
     }
 

@@ -28,6 +28,8 @@ public final class OperatorMetrics implements MultiCollector {
     private final Histogram recovery = Histogram.builder().name("railyard_operator_gang_recovery_seconds")
             .help("Seconds from a gang's restart until every rank of the new run was running, by strategy (InPlace or Recreate)")
             .labelNames("strategy").classicUpperBounds(1, 2, 5, 10, 20, 30, 60, 120, 300, 600, 1200).build();
+    /** Each job's hot spares: how many it asks for and how many hold a node. */
+    private final Map<String, TrainingJobStatus.Spares> spares = new ConcurrentHashMap<>();
     /** Each running job's preflight, its links' bus bandwidth worked out at scrape time, not on every reconcile. */
     private final Map<String, TrainingJobStatus.Preflight> preflights = new ConcurrentHashMap<>();
 
@@ -45,6 +47,7 @@ public final class OperatorMetrics implements MultiCollector {
         condition.filter(c -> running).ifPresentOrElse(c -> degraded.put(job, c.getReason()), () -> degraded.remove(job));
         Optional.ofNullable(running ? status.preflight : null)
                 .ifPresentOrElse(preflight -> preflights.put(job, preflight), () -> preflights.remove(job));
+        Optional.ofNullable(running ? status.spares : null).ifPresentOrElse(pool -> spares.put(job, pool), () -> spares.remove(job));
     }
 
     void restarted(String cause) {
@@ -69,6 +72,7 @@ public final class OperatorMetrics implements MultiCollector {
         phases.remove(job);
         degraded.remove(job);
         preflights.remove(job);
+        spares.remove(job);
     }
 
     @Override
@@ -84,7 +88,7 @@ public final class OperatorMetrics implements MultiCollector {
         return MetricSnapshots.of(jobs.build(),
                 CounterSnapshot.builder().name("railyard_operator_reconciles").help("Reconciles of TrainingJobs")
                         .dataPoint(CounterSnapshot.CounterDataPointSnapshot.builder().value(reconciles.sum()).build()).build(),
-                restarts(), recovery.collect(), degraded(), preflight());
+                restarts(), recovery.collect(), spares(), degraded(), preflight());
     }
 
     private GaugeSnapshot degraded() {
@@ -92,6 +96,19 @@ public final class OperatorMetrics implements MultiCollector {
                 .help("1 for each running TrainingJob whose Degraded condition is True (NCCL Inspector: RanksSlow, JobSlow or NoData)");
         new TreeMap<>(degraded).forEach((job, reason) -> gauge.dataPoint(GaugeSnapshot.GaugeDataPointSnapshot.builder()
                 .labels(job(job).add("reason", reason)).value(1).build()));
+        return gauge.build();
+    }
+
+    private GaugeSnapshot spares() {
+        GaugeSnapshot.Builder gauge = GaugeSnapshot.builder().name("railyard_operator_spares")
+                .help("Each running TrainingJob's hot spares: ready (placed on a node, waiting) and pending (asked for, not placed yet)");
+        new TreeMap<>(spares).forEach((job, pool) -> {
+            int ready = pool.ready == null ? 0 : pool.ready;
+            int desired = pool.desired == null ? 0 : pool.desired;
+            gauge.dataPoint(GaugeSnapshot.GaugeDataPointSnapshot.builder().labels(job(job).add("state", "ready")).value(ready).build());
+            gauge.dataPoint(GaugeSnapshot.GaugeDataPointSnapshot.builder().labels(job(job).add("state", "pending"))
+                    .value(Math.max(0, desired - ready)).build());
+        });
         return gauge.build();
     }
 

@@ -33,6 +33,7 @@ import io.railyard.operator.model.PreflightGate;
 import io.railyard.operator.model.RankOrder;
 import io.railyard.operator.model.RestartBook;
 import io.railyard.operator.model.RestartStrategies;
+import io.railyard.operator.model.SparePods;
 import io.railyard.operator.model.TrainingJobModel;
 import java.time.Clock;
 import java.time.Duration;
@@ -128,8 +129,10 @@ public final class TrainingJobReconciler implements Reconciler<TrainingJob>, Cle
         TrainingJobStatus status = Serialization.clone(before);
         StatusWriter writer = new StatusWriter(status, generation(job), now());
         List<Pod> cached = new ArrayList<>(context.getSecondaryResources(Pod.class));
+        List<Pod> spares = cached.stream().filter(SparePods::isSpare).toList();
+        cached.removeAll(spares);
         if ("Succeeded".equals(status.phase) || "Failed".equals(status.phase)) {
-            return finished(job, client, status, cached);
+            return finished(job, client, status, cached, spares);
         }
         if (!job.unreadFields().isEmpty()) {
             writer.fail("UnreadableSpec", "the operator cannot read " + String.join("; ", job.unreadFields())
@@ -185,7 +188,7 @@ public final class TrainingJobReconciler implements Reconciler<TrainingJob>, Cle
                 return stopNow(job, context, before, status);
             }
             String first = preflight.nodesToMark().getFirst();
-            return restart(job, context, before, status, writer, pods, "NodeFailure", preflight.nodesToMark(), new FailureBlame.Blame(
+            return restart(job, context, before, status, writer, pods, spares, "NodeFailure", preflight.nodesToMark(), new FailureBlame.Blame(
                     FailureBlame.Cause.NODE, NodeFaults.PREFLIGHT_FAILED, first, null, null, "preflight: " + preflight.status().message));
         }
         if (preflight.state() == PreflightGate.State.PASSED && status.preflight == null) {
@@ -200,17 +203,19 @@ public final class TrainingJobReconciler implements Reconciler<TrainingJob>, Cle
                 case NODE -> "NodeFailure";
                 case PREEMPTION -> "Preempted";
             };
-            return restart(job, context, before, status, writer, pods, reason, blame.node() == null ? List.of() : List.of(blame.node()), blame);
+            return restart(job, context, before, status, writer, pods, spares, reason, blame.node() == null ? List.of() : List.of(blame.node()), blame);
         }
         Optional<FailureBlame.Blame> unhealthy = FailureBlame.whileRunning(pods, nodes, clock.instant());
         if (unhealthy.isPresent()) {
-            return restart(job, context, before, status, writer, pods, "NodeUnhealthy", List.of(unhealthy.get().node()), unhealthy.get());
+            return restart(job, context, before, status, writer, pods, spares, "NodeUnhealthy", List.of(unhealthy.get().node()), unhealthy.get());
         }
         if (deadlinePassed(job, status)) {
             writer.fail("DeadlineExceeded", "ran longer than activeDeadlineSeconds " + job.getSpec().runPolicy.activeDeadlineSeconds);
             return stopNow(job, context, before, status);
         }
-        Set<String> existing = PodExpectations.names(cached);
+        Set<String> existing = new java.util.HashSet<>(PodExpectations.names(cached));
+        cached.stream().map(pod -> pod.getMetadata().getLabels().get(Names.INDEX_LABEL)).filter(Objects::nonNull)
+                .forEach(index -> existing.add(job.getMetadata().getName() + "-" + index)); // a promoted spare holds its rank's place
         List<Pod> missing = desired.objects().stream().filter(Pod.class::isInstance).map(Pod.class::cast)
                 .filter(pod -> !existing.contains(pod.getMetadata().getName())).toList();
         if (!missing.isEmpty()) {
@@ -234,6 +239,8 @@ public final class TrainingJobReconciler implements Reconciler<TrainingJob>, Cle
         status.ranks = ranks(context, client, job, pods, gang);
         status.gpus = nodeCount * job.getSpec().gpusPerNode;
         writer.observe(gang);
+        Set<String> taken = PodExpectations.names(context.getSecondaryResources(Pod.class));
+        status.spares = SparePool.keep(client, planned(job, status), defaults, spares, taken, status.phase, nodes, clock.instant());
         if ("Running".equals(status.phase)) {
             InPlaceRestart.recovery(status, pods, clock.instant()).ifPresent(seconds -> {
                 TrainingJobStatus.Restart last = status.restartHistory.getLast();
@@ -254,7 +261,7 @@ public final class TrainingJobReconciler implements Reconciler<TrainingJob>, Cle
                 FailureBlame.Blame blame = new FailureBlame.Blame(node.isPresent() ? FailureBlame.Cause.NODE : FailureBlame.Cause.JOB,
                         node.isPresent() ? "Ranks" + capitalized(stall.get().state()) : "Stalled", node.orElse(null), null, null,
                         "nccl-watch: " + stall.get().describe());
-                return restart(job, context, before, status, writer, pods, "Stalled", node.map(List::of).orElse(List.of()), blame);
+                return restart(job, context, before, status, writer, pods, spares, "Stalled", node.map(List::of).orElse(List.of()), blame);
             }
         }
         if ("Running".equals(status.phase)) {
@@ -273,7 +280,8 @@ public final class TrainingJobReconciler implements Reconciler<TrainingJob>, Cle
      * an earlier run, which it moves to the new one or deletes.
      */
     private UpdateControl<TrainingJob> restart(TrainingJob job, Context<TrainingJob> context, TrainingJobStatus before,
-            TrainingJobStatus status, StatusWriter writer, List<Pod> pods, String reason, List<String> exclude, FailureBlame.Blame blame) {
+            TrainingJobStatus status, StatusWriter writer, List<Pod> pods, List<Pod> spares, String reason, List<String> exclude,
+            FailureBlame.Blame blame) {
         RestartBook.Decision decision = RestartBook.record(status, blame, exclude, job.getSpec().runPolicy, clock.instant());
         if (!decision.restarts()) {
             writer.fail(decision.terminalReason(), decision.message());
@@ -288,13 +296,19 @@ public final class TrainingJobReconciler implements Reconciler<TrainingJob>, Cle
             return stopNow(job, context, before, status);
         }
         InPlaceRestart.Plan plan = InPlaceRestart.plan(pods, excludedNodes(status));
+        Map<Pod, Pod> promotions = SparePool.pairs(plan.replaced(), spares, excludedNodes(status));
         entry.strategy = "InPlace";
         entry.restartedInPlace = plan.inPlace().size();
-        entry.replaced = nodes - plan.inPlace().size();
-        writer.restart(reason, blame.message(), plan.describe(nodes));
+        entry.promoted = promotions.size();
+        entry.replaced = nodes - plan.inPlace().size() - promotions.size();
+        writer.restart(reason, blame.message(), plan.describe(nodes, promotions.size()));
         writeNow(job, context, before, status);
+        // the spares first: the cache shows a spare in its rank's place before it shows that rank's old pod gone
+        SparePool.promote(context.getClient(), job, defaults, promotions, status.restarts);
         InPlaceRestart.apply(context.getClient(), job, plan, status.restarts);
-        expectations.created(key(job), PodExpectations.names(plan.inPlace()), clock.instant()); // they stay: gone later is a deletion
+        List<Pod> kept = new ArrayList<>(plan.inPlace());
+        kept.addAll(promotions.values());
+        expectations.created(key(job), PodExpectations.names(kept), clock.instant()); // they stay: gone later is a deletion
         return UpdateControl.noUpdate();
     }
 
@@ -334,6 +348,9 @@ public final class TrainingJobReconciler implements Reconciler<TrainingJob>, Cle
 
     /** Whether a pod belongs to the gang's current run; pods from before runs were counted belong to the first. */
     private static boolean ofRun(Pod pod, String run) {
+        if (SparePods.isSpare(pod)) {
+            return false;
+        }
         String attempt = pod.getMetadata().getLabels() == null ? null : pod.getMetadata().getLabels().get(Names.ATTEMPT_LABEL);
         return attempt == null ? run.equals("0") : attempt.equals(run);
     }
@@ -426,10 +443,12 @@ public final class TrainingJobReconciler implements Reconciler<TrainingJob>, Cle
         });
     }
 
-    private UpdateControl<TrainingJob> finished(TrainingJob job, KubernetesClient client, TrainingJobStatus status, List<Pod> pods) {
+    private UpdateControl<TrainingJob> finished(TrainingJob job, KubernetesClient client, TrainingJobStatus status, List<Pod> pods, List<Pod> spares) {
         if ("Failed".equals(status.phase) && pods.stream().anyMatch(pod -> pod.getMetadata().getDeletionTimestamp() == null)) {
             GangPods.deletePods(client, job); // the failure was written before its pods were deleted: an operator stopped in between
         }
+        spares.stream().filter(spare -> spare.getMetadata().getDeletionTimestamp() == null) // a finished gang's spares hold GPUs for nothing
+                .forEach(spare -> client.pods().inNamespace(job.getMetadata().getNamespace()).withName(spare.getMetadata().getName()).delete());
         Long ttl = job.getSpec().runPolicy == null ? null : job.getSpec().runPolicy.ttlSecondsAfterFinished;
         if (ttl != null && status.completionTime != null && clock.instant().isAfter(Instant.parse(status.completionTime).plusSeconds(ttl))) {
             LOG.info("TrainingJob({}/{}) finished {} s ago: deleting it", job.getMetadata().getNamespace(), job.getMetadata().getName(), ttl);

@@ -111,7 +111,7 @@ class CrdSchemaTest {
                 .contains("[has(self.claimName), has(self.hostPath), has(self.emptyDir) && self.emptyDir].filter(x, x).size() == 1");
         assertThat(crd.path("spec").path("names").path("shortNames").get(0).asText()).isEqualTo("tj");
         assertThat(crd.path("spec").path("versions").get(0).path("additionalPrinterColumns")).extracting(c -> c.path("name").asText())
-                .containsExactlyInAnyOrder("Phase", "Nodes", "GPUs", "Restarts", "RDMA", "Age");
+                .containsExactlyInAnyOrder("Phase", "Nodes", "GPUs", "Restarts", "Spares", "RDMA", "Age");
         assertThat(crd.path("spec").path("versions").get(0).path("subresources").has("status")).isTrue();
     }
 }

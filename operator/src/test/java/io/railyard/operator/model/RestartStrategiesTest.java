@@ -56,4 +56,32 @@ class RestartStrategiesTest {
         assertThat(TrainingJobModel.desired(job(RunPolicy.RestartStrategy.IN_PLACE), OLD).warnings())
                 .anyMatch(w -> w.endsWith("the pods are shown as Recreate makes them"));
     }
+
+    @Test
+    void sparesArePodsOfTheSameShapeOutsideTheGangWithNoRankUntilPromoted() {
+        TrainingJob job = Jobs.example("ib-volcano.yaml");
+        job.getSpec().spareNodes = 2;
+        Pod member = firstPod(job, NEW);
+
+        List<Pod> spares = SparePods.missing(job, NEW, java.util.Set.of("llama-ib-spare-0"), 2);
+
+        assertThat(spares).extracting(p -> p.getMetadata().getName()).containsExactly(job.getMetadata().getName() + "-spare-0",
+                job.getMetadata().getName() + "-spare-1").doesNotContain("llama-ib-spare-0");
+        Pod spare = spares.getFirst();
+        assertThat(spare.getMetadata().getLabels()).containsEntry(io.railyard.api.Names.SPARE_LABEL, "true")
+                .doesNotContainKeys(io.railyard.api.Names.INDEX_LABEL, io.railyard.api.Names.ATTEMPT_LABEL, io.railyard.api.Names.RANK_LABEL);
+        assertThat(spare.getMetadata().getAnnotations()).as("outside the gang's PodGroup").doesNotContainKey(PodGroupModel.GROUP_NAME_ANNOTATION);
+        assertThat(member.getMetadata().getAnnotations()).containsKey(PodGroupModel.GROUP_NAME_ANNOTATION);
+        assertThat(spare.getSpec().getAffinity()).isEqualTo(member.getSpec().getAffinity());
+        assertThat(spare.getSpec().getContainers().getFirst().getResources()).isEqualTo(member.getSpec().getContainers().getFirst().getResources());
+        assertThat(spare.getSpec().getContainers().getFirst().getCommand()).startsWith("/bin/sh", "-c", ". /var/run/railyard/rank.env && exec torchrun \"$@\"");
+        assertThat(spare.getSpec().getContainers().getFirst().getEnv()).extracting(e -> e.getName()).doesNotContain("PET_NODE_RANK", "PET_MASTER_ADDR");
+        assertThat(spare.getSpec().getInitContainers().stream().filter(c -> c.getName().equals(PodModel.AWAIT_RANK)).findFirst().orElseThrow().getArgs())
+                .contains("--env-file=/var/run/railyard/rank.env", "--attempt-file=/var/run/railyard/attempt");
+        assertThat(SparePods.promotion(job, NEW, 3, 2)).isEqualTo("{\"metadata\":{\"labels\":{\"railyard.io/spare\":null,"
+                + "\"railyard.io/job-index\":\"3\",\"railyard.io/attempt\":\"2\",\"railyard.io/rank\":\"3\"},\"annotations\":{"
+                + "\"railyard.io/node-rank\":\"3\",\"railyard.io/master-addr\":\"gpt-pretrain-0.gpt-pretrain.training.svc\"}}}");
+        assertThat(SparePods.desired(job, OLD)).as("no spares where the gang is recreated whole").isZero();
+        assertThat(TrainingJobModel.desired(job, OLD).warnings()).anyMatch(w -> w.startsWith("spec.spareNodes is 2 but the gang is recreated whole"));
+    }
 }

@@ -23,7 +23,12 @@ final class GangCluster {
 
     /** Three Ready RDMA nodes POOL-1 to POOL-3 labelled pool=POOL, with addresses SUBNET.1 to SUBNET.3. */
     static void pool(KubernetesClient client, String pool, String subnet) {
-        for (int i = 1; i <= 3; i++) {
+        pool(client, pool, subnet, 3);
+    }
+
+    /** COUNT Ready RDMA nodes POOL-1 to POOL-COUNT, the same way. */
+    static void pool(KubernetesClient client, String pool, String subnet, int count) {
+        for (int i = 1; i <= count; i++) {
             client.nodes().resource(new NodeBuilder().withNewMetadata().withName(pool + "-" + i).addToLabels(Names.RDMA_NODE_LABEL, "true")
                     .addToLabels("pool", pool).endMetadata()
                     .withNewStatus().addNewCondition().withType("Ready").withStatus("True").withReason("KubeletReady").endCondition()
@@ -41,8 +46,10 @@ final class GangCluster {
         return client.resources(TrainingJob.class).inNamespace("ns").withName(job).get().getStatus();
     }
 
+    /** The job's members: its pods but its hot spares. */
     static List<Pod> pods(KubernetesClient client, String job) {
-        return client.pods().inNamespace("ns").withLabel(Names.JOB_LABEL, job).list().getItems();
+        return client.pods().inNamespace("ns").withLabel(Names.JOB_LABEL, job).list().getItems().stream()
+                .filter(pod -> !"true".equals(pod.getMetadata().getLabels().get(Names.SPARE_LABEL))).toList();
     }
 
     /** The gang's pods of that attempt, once both run on a node, by name. */

@@ -199,4 +199,81 @@ class InPlaceRestartTest {
             assertThat(rule.getExitCodes().getValues()).containsExactly(86);
         });
     }
+
+    private static Pod pod(String name) {
+        return client.pods().inNamespace("ns").withName(name).get();
+    }
+
+    private static int sparesReady(String job) {
+        TrainingJobStatus.Spares spares = status(job).spares;
+        return spares == null || spares.ready == null ? 0 : spares.ready;
+    }
+
+    @Test
+    void aNodeFaultPromotesASpareRestartsTheRestInPlaceAndRefillsThePool() {
+        GangCluster.pool(client, "hot", "10.1.6", 5);
+        GangCluster.create(client, "hot", "hot", ", spareNodes: 1");
+        GangCluster.running(client, "hot", "0");
+        await().atMost(Duration.ofSeconds(20)).untilAsserted(() -> assertThat(sparesReady("hot")).isOne());
+        Pod spare = pod("hot-spare-0");
+        assertThat(spare.getMetadata().getLabels()).containsEntry(Names.SPARE_LABEL, "true").doesNotContainKeys(Names.INDEX_LABEL, Names.ATTEMPT_LABEL);
+        assertThat(scheduler.bindings()).extracting(PlayedScheduler.Binding::pod).containsSubsequence("hot-0", "hot-spare-0")
+                .containsSubsequence("hot-1", "hot-spare-0"); // the spare came once the gang ran
+        String rankZero = pod("hot-0").getMetadata().getUid();
+        String bad = pod("hot-1").getSpec().getNodeName();
+
+        GangCluster.condition(client, bad, "RdmaPortDown", "True", "PortNotActive", "mlx5_1 port 1: DOWN", CLOCK.instant());
+
+        await().atMost(Duration.ofSeconds(20)).untilAsserted(() -> assertThat(status("hot").restarts).isEqualTo(1));
+        runsAttempt("hot", "1");
+        TrainingJobStatus.Restart restart = status("hot").restartHistory.getLast();
+        assertThat(restart.strategy).isEqualTo("InPlace");
+        assertThat(restart.restartedInPlace).isOne();
+        assertThat(restart.promoted).isOne();
+        assertThat(restart.replaced).isZero();
+        Pod promoted = pod("hot-spare-0");
+        assertThat(promoted.getMetadata().getUid()).isEqualTo(spare.getMetadata().getUid());
+        // the patch sets the spare label to null, which an API server removes; the mock server keeps a null value
+        assertThat(promoted.getMetadata().getLabels()).containsEntry(Names.INDEX_LABEL, "1").containsEntry(Names.ATTEMPT_LABEL, "1")
+                .doesNotContainEntry(Names.SPARE_LABEL, "true");
+        assertThat(promoted.getMetadata().getAnnotations()).containsEntry(Names.NODE_RANK_ANNOTATION, "1")
+                .containsEntry(Names.MASTER_ADDR_ANNOTATION, "hot-0.hot.ns.svc");
+        assertThat(pod("hot-1")).as("no pod created in the failed rank's place").isNull();
+        assertThat(pod("hot-0").getMetadata().getUid()).isEqualTo(rankZero);
+        await().atMost(Duration.ofSeconds(20)).untilAsserted(() -> {
+            assertThat(pod("hot-spare-1")).isNotNull();
+            assertThat(pod("hot-spare-1").getSpec().getNodeName()).isNotEqualTo(bad);
+            assertThat(sparesReady("hot")).isOne();
+        });
+    }
+
+    @Test
+    void aSparesBadNodeGetsItReplacedAndAFinishedGangsSparesGo() {
+        GangCluster.pool(client, "cold", "10.1.7", 5);
+        GangCluster.create(client, "cold", "cold", ", spareNodes: 1");
+        GangCluster.running(client, "cold", "0");
+        await().atMost(Duration.ofSeconds(20)).untilAsserted(() -> assertThat(sparesReady("cold")).isOne());
+        String spareNode = pod("cold-spare-0").getSpec().getNodeName();
+
+        GangCluster.condition(client, spareNode, "RdmaPortDown", "True", "PortNotActive", "mlx5_0 port 1: DOWN", CLOCK.instant());
+
+        await().atMost(Duration.ofSeconds(20)).untilAsserted(() -> {
+            assertThat(pod("cold-spare-0")).isNull();
+            assertThat(pod("cold-spare-1")).isNotNull();
+            assertThat(pod("cold-spare-1").getSpec().getNodeName()).isNotNull().isNotEqualTo(spareNode);
+        });
+        assertThat(status("cold").restarts).as("a spare is no member: the gang ran on").isNull();
+        assertThat(status("cold").excludedNodes).extracting(e -> e.node).containsExactly(spareNode);
+
+        for (String member : List.of("cold-0", "cold-1")) {
+            client.pods().inNamespace("ns").withName(member).editStatus(p -> {
+                p.getStatus().setPhase("Succeeded");
+                return p;
+            });
+        }
+        await().atMost(Duration.ofSeconds(20)).untilAsserted(() -> {
+            assertThat(status("cold").phase).isEqualTo("Succeeded");
+            assertThat(pod("cold-spare-1")).isNull();
+        });
+    }
 }
