@@ -93,18 +93,18 @@ public final class GangRestartBench {
     }
 
     static TrainingJob job(String name, String pool, int nodes) throws Exception {
-        return job(name, pool, nodes, "Recreate");
+        return job(name, pool, nodes, "Recreate", 0);
     }
 
-    /** @param strategy the job's runPolicy.restartStrategy */
-    static TrainingJob job(String name, String pool, int nodes, String strategy) throws Exception {
+    /** @param strategy the job's runPolicy.restartStrategy; @param spares its spareNodes */
+    static TrainingJob job(String name, String pool, int nodes, String strategy, int spares) throws Exception {
         return new ObjectMapper(new YAMLFactory()).readValue("""
                 apiVersion: railyard.io/v1alpha1
                 kind: TrainingJob
                 metadata: {name: %s, namespace: bench}
-                spec: {image: pytorch, script: train.py, nodes: %d, gpusPerNode: 8, rdma: {devicesPerNode: 8},
+                spec: {image: pytorch, script: train.py, nodes: %d, gpusPerNode: 8, rdma: {devicesPerNode: 8}, spareNodes: %d,
                   podTemplate: {nodeSelector: {pool: %s}}, runPolicy: {nodeFailureLimit: 100, restartStrategy: %s}}
-                """.formatted(name, nodes, pool, strategy), TrainingJob.class);
+                """.formatted(name, nodes, spares, pool, strategy), TrainingJob.class);
     }
 
     static List<Pod> pods(KubernetesClient client, String job) {

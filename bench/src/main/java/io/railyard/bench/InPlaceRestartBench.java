@@ -1,6 +1,7 @@
 package io.railyard.bench;
 
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.railyard.api.Names;
 import io.railyard.operator.PlayedScheduler;
 import io.railyard.operator.model.OperatorDefaults;
 import java.util.ArrayList;
@@ -8,11 +9,11 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * A gang's node fault, restarted in place and by recreating its pods, in the same run: on the fabric8 CRUD mock API
- * server (no real API server can be had here) with the tests' played scheduler, one gang per strategy on its own pool;
- * a member's node turns RdmaPortDown True, and the time runs until every rank's pod carries the new attempt (moved in
- * place, or created), with the operator's requests for it by verb. The pods' own restart (the kubelet's) is not played:
- * what is measured is the operator's part. Arguments: [NODES] [RUNS] (defaults 1024, 3).
+ * A gang's node fault, restarted in place (with 2 hot spares) and by recreating its pods, in the same run: on the fabric8
+ * CRUD mock API server (no real API server can be had here) with the tests' played scheduler, one gang per strategy on
+ * its own pool; rank 1's node turns RdmaPortDown True, and the time runs until every rank's pod carries the new attempt
+ * (moved in place, a spare promoted, or created), with the operator's requests for it by verb. The pods' own restart
+ * (the kubelet's) is not played: what is measured is the operator's part. Arguments: [NODES] [RUNS] (defaults 1024, 3).
  */
 public final class InPlaceRestartBench {
 
@@ -27,20 +28,22 @@ public final class InPlaceRestartBench {
             try (PlayedScheduler scheduler = new PlayedScheduler(observer, "bench")) {
                 for (String strategy : new String[] {"InPlace", "Recreate"}) {
                     String pool = strategy.toLowerCase(java.util.Locale.ROOT);
-                    GangRestartBench.pool(observer, pool, nodes + runs + 1);
+                    int spares = strategy.equals("InPlace") ? SPARES : 0;
+                    GangRestartBench.pool(observer, pool, nodes + 2 * spares + runs + 1);
                     String job = pool + "-" + nodes;
-                    observer.resource(GangRestartBench.job(job, pool, nodes, strategy)).create();
+                    observer.resource(GangRestartBench.job(job, pool, nodes, strategy, spares)).create();
                     GangRestartBench.awaitRunning(observer, job, nodes, 0);
                     List<Double> seconds = new ArrayList<>();
                     List<Double> peers = new ArrayList<>();
                     Map<String, Long> requests = Map.of();
                     for (int run = 1; run <= runs; run++) {
                         String label = "peer-" + pool + "-" + run;
-                        double created = cluster.plainClientCreates(GangRestartBench.job(job, pool, nodes, strategy), label);
+                        double created = cluster.plainClientCreates(GangRestartBench.job(job, pool, nodes, strategy, 0), label);
                         peers.add(strategy.equals("InPlace") ? cluster.plainClientPatches(label, nodes) : created);
-                        observer.pods().inNamespace("peer").withLabel(io.railyard.api.Names.JOB_LABEL, label).delete();
+                        observer.pods().inNamespace("peer").withLabel(Names.JOB_LABEL, label).delete();
+                        awaitSpares(observer, job, spares);
                         Map<String, Long> before = cluster.requests.snapshot();
-                        String node = observer.pods().inNamespace("bench").withName(job + "-0").get().getSpec().getNodeName();
+                        String node = rankOneNode(observer, job);
                         long start = System.nanoTime();
                         GangRestartBench.portDown(observer, node);
                         GangRestartBench.awaitCreated(observer, job, nodes, run);
@@ -58,5 +61,20 @@ public final class InPlaceRestartBench {
             }
         }
         System.exit(0);
+    }
+
+    private static final int SPARES = 2;
+
+    /** The node of the pod at index 1 now (a promoted spare holds it after the first run); never rank 0, which no spare replaces. */
+    private static String rankOneNode(KubernetesClient client, String job) {
+        return client.pods().inNamespace("bench").withLabel(Names.JOB_LABEL, job).withLabel(Names.INDEX_LABEL, "1").list().getItems().stream()
+                .filter(pod -> pod.getMetadata().getDeletionTimestamp() == null).findFirst().orElseThrow().getSpec().getNodeName();
+    }
+
+    private static void awaitSpares(KubernetesClient client, String job, int spares) throws InterruptedException {
+        while (client.pods().inNamespace("bench").withLabel(Names.JOB_LABEL, job).withLabel(Names.SPARE_LABEL, "true").list().getItems().stream()
+                .filter(pod -> pod.getSpec().getNodeName() != null).count() < spares) {
+            Thread.sleep(50);
+        }
     }
 }

@@ -4,15 +4,18 @@ import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.KubernetesListBuilder;
 import io.fabric8.kubernetes.client.utils.Serialization;
 import io.railyard.api.TrainingJob;
+import io.railyard.operator.model.OperatorDefaults;
+import io.railyard.operator.model.RestartStrategies;
+import io.railyard.operator.model.SparePods;
 import io.railyard.operator.model.TrainingJobModel;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
-import io.railyard.operator.model.RestartStrategies;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 import picocli.CommandLine.Model.CommandSpec;
@@ -21,7 +24,7 @@ import picocli.CommandLine.Model.CommandSpec;
 @Command(
         name = "render",
         mixinStandardHelpOptions = true,
-        description = "Print the Service, PodGroup and Pods the operator would create for a TrainingJob.",
+        description = "Print the Service, PodGroup, Pods and spare Pods the operator would create for a TrainingJob.",
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {"0:rendered", "2:the job is invalid, or a usage error"})
 final class RenderCommand implements Callable<Integer> {
@@ -55,11 +58,12 @@ final class RenderCommand implements Callable<Integer> {
         PrintWriter err = spec.commandLine().getErr();
         List<HasMetadata> objects = new ArrayList<>();
         for (TrainingJob job : jobs) {
-            TrainingJobModel.Desired desired = TrainingJobModel.desired(job, installation.defaults()
-                    .withInPlaceRestart(RestartStrategies.servedBy(kubeVersion)));
+            OperatorDefaults defaults = installation.defaults().withInPlaceRestart(RestartStrategies.servedBy(kubeVersion));
+            TrainingJobModel.Desired desired = TrainingJobModel.desired(job, defaults);
             String which = jobs.size() == 1 ? "" : job.getMetadata().getName() + ": ";
             desired.warnings().forEach(warning -> err.println("render: warning: " + which + warning));
             objects.addAll(desired.objects());
+            objects.addAll(SparePods.missing(job, defaults, Set.of(), SparePods.desired(job, defaults))); // made once the gang runs
         }
         PrintWriter out = spec.commandLine().getOut();
         if (output == Output.json) {

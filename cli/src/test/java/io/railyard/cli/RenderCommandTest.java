@@ -32,16 +32,17 @@ class RenderCommandTest {
     void theKubeVersionDecidesWhetherPodsRestartInPlace() throws Exception {
         Path job = Files.writeString(dir.resolve("job.yaml"), "apiVersion: railyard.io/v1alpha1\nkind: TrainingJob\nmetadata: {name: j, namespace: ns}\n"
                 + "spec: {image: p, script: t.py, nodes: 2, gpusPerNode: 8, rdma: {devicesPerNode: 8}, scheduling: {scheduler: volcano},"
-                + " runPolicy: {restartStrategy: InPlace}}\n");
+                + " runPolicy: {restartStrategy: InPlace}, spareNodes: 1}\n");
 
         CommandRun current = CommandRun.of("render", "-f", job.toString());
         CommandRun old = CommandRun.of("render", "-f", job.toString(), "--kube-version", "1.35");
         CommandRun wrong = CommandRun.of("render", "-f", job.toString(), "--kube-version", "latest");
 
         assertThat(current.err()).isEmpty();
-        assertThat(current.out()).contains("name: \"restart-watch\"", "action: \"RestartAllContainers\"", "--labels=/etc/railyard/pod/labels");
+        assertThat(current.out()).contains("name: \"restart-watch\"", "action: \"RestartAllContainers\"", "--labels=/etc/railyard/pod/labels",
+                "name: \"j-spare-0\"", "railyard.io/spare: \"true\"");
         assertThat(old.exitCode()).isZero();
-        assertThat(old.out()).doesNotContain("restart-watch", "restartPolicyRules", "--labels=");
+        assertThat(old.out()).doesNotContain("restart-watch", "restartPolicyRules", "--labels=", "j-spare-0");
         assertThat(old.err()).startsWith("render: warning: spec.runPolicy.restartStrategy is InPlace but this cluster does not restart pods in place")
                 .endsWith("; the pods are shown as Recreate makes them\n");
         assertThat(wrong.exitCode()).isEqualTo(2);

@@ -107,6 +107,7 @@ class SubmitCommandTest {
                           jobFailures: 1
                           nodeFailures: 2
                           excludedNodes: [{node: gpu-7, reason: RdmaPortDown, since: "%3$s"}]
+                          spares: {desired: 2, ready: 1}
                           performance: {busBandwidthGbps: 212.5, collective: AllReduce, size: 1 GiB, expectedGbps: 390.0, since: "%3$s",
                             slowRanks: [{rank: 1, pod: bumpy-1, node: gpu-2, percent: 55.1}]}
                           restartHistory:
@@ -121,7 +122,7 @@ class SubmitCommandTest {
 
         String out = CommandRun.of("status", "bumpy", "--kubeconfig", MockKubeconfig.write(dir, client).toString()).out();
 
-        assertThat(out).startsWith("bumpy: Failed, scheduled 0 of 2, running 0 of 2, restarts 4 (1 job, 2 node, 1 preemption)\n")
+        assertThat(out).startsWith("bumpy: Failed, scheduled 0 of 2, running 0 of 2, restarts 4 (1 job, 2 node, 1 preemption), spares 1 of 2 ready\n")
                 .contains("  NCCL Inspector: each pod's nccl-speed sidecar serves each interval's bus bandwidth on /metrics"
                         + " (railyard_nccl_bus_bandwidth_gbps)\n")
                 .contains("  speed since " + t2 + ": AllReduce 1 GiB bus bandwidth 212.5 GB/s (preflight 390.0 GB/s)\n"
