@@ -44,7 +44,9 @@ class RenderCommandTest {
         assertThat(old.exitCode()).isZero();
         assertThat(old.out()).doesNotContain("restart-watch", "restartPolicyRules", "--labels=", "j-spare-0");
         assertThat(old.err()).startsWith("render: warning: spec.runPolicy.restartStrategy is InPlace but this cluster does not restart pods in place")
-                .endsWith("; the pods are shown as Recreate makes them\n");
+                .contains("; the pods are shown as Recreate makes them\n")
+                .endsWith("render: warning: spec.spareNodes is 1 but the gang is recreated whole on a restart (restartStrategy Recreate, or a"
+                        + " cluster that does not restart pods in place): no spare is kept\n");
         assertThat(wrong.exitCode()).isEqualTo(2);
         assertThat(wrong.err()).isEqualTo("render: --kube-version latest is not a version such as 1.36\n");
     }
