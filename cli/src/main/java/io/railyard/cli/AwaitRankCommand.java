@@ -45,6 +45,16 @@ final class AwaitRankCommand implements Callable<Integer> {
     @Option(names = "--attempt-file", description = "The file that keeps the attempt the trainer last ran.")
     Path attemptFile;
 
+    @Option(names = "--barrier-port", description = "With --attempt-file: the port of rank 0's gate for a new attempt, which lets the"
+            + " ranks through together once every one carries it (default: none).")
+    int barrierPort;
+
+    @Option(names = "--nodes", defaultValue = "1", description = "The gang's pods, for the gate.")
+    int nodes;
+
+    @Option(names = "--master-addr", description = "Rank 0's address, for the gate, where the annotations do not give it.")
+    String masterAddress;
+
     @Option(names = "--timeout-seconds", defaultValue = "3600", description = "How long to wait (default: ${DEFAULT-VALUE}).")
     long timeoutSeconds;
 
@@ -61,6 +71,10 @@ final class AwaitRankCommand implements Callable<Integer> {
             Optional<String> rank = annotations == null ? Optional.of("") : rankEnvironment();
             OptionalLong attempt = labels == null ? OptionalLong.of(-1) : newAttempt(labels, attemptFile);
             if (rank.isPresent() && attempt.isPresent()) {
+                if (barrierPort > 0 && attemptFile != null && !gate(attempt.getAsLong(), deadline)) {
+                    System.err.println("await-rank: not every rank reached attempt " + attempt.getAsLong() + " within " + timeoutSeconds + " s");
+                    return 1;
+                }
                 if (envFile != null) {
                     Files.writeString(envFile, rank.get());
                 }
@@ -77,6 +91,18 @@ final class AwaitRankCommand implements Callable<Integer> {
             }
             Thread.sleep(pollMillis);
         }
+    }
+
+    /** The gang's gate for the attempt: this pod's rank and rank 0's address from its annotations, else its index and --master-addr. */
+    private boolean gate(long attempt, Instant deadline) throws IOException, InterruptedException {
+        Map<String, String> values = annotations == null ? Map.of() : read(annotations);
+        String rank = values.getOrDefault(Names.NODE_RANK_ANNOTATION, read(labels).get(Names.INDEX_LABEL));
+        String master = values.getOrDefault(Names.MASTER_ADDR_ANNOTATION, masterAddress);
+        if (rank == null || !RANK.matcher(rank).matches() || master == null || !HOST.matcher(master).matches()) {
+            throw new Railyard.UsageException("the gate needs the pod's rank (" + Names.NODE_RANK_ANNOTATION + " or " + Names.INDEX_LABEL
+                    + ") and rank 0's address (" + Names.MASTER_ADDR_ANNOTATION + " or --master-addr)");
+        }
+        return AttemptBarrier.await(master, barrierPort, Integer.parseInt(rank), nodes, attempt, deadline, new java.io.PrintWriter(System.err, true));
     }
 
     /** The variables for torchrun once the operator has written the rank and master address. */

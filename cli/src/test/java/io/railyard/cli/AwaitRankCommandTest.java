@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -78,6 +79,35 @@ class AwaitRankCommandTest {
         CommandRun run = watch.get();
         assertThat(run.exitCode()).isEqualTo(86);
         assertThat(run.err()).contains("the gang moved to attempt 3", "the trainer runs attempt 2: restarting the pod in place");
+    }
+
+    @Test
+    void theRanksOfANewAttemptPassTogetherOnceEveryPodCarriesIt() throws Exception {
+        int port;
+        try (java.net.ServerSocket free = new java.net.ServerSocket(0)) {
+            port = free.getLocalPort();
+        }
+        List<Path> labels = new java.util.ArrayList<>();
+        List<CompletableFuture<CommandRun>> ranks = new java.util.ArrayList<>();
+        java.util.concurrent.ExecutorService pods = java.util.concurrent.Executors.newFixedThreadPool(3); // one thread a pod
+        for (int rank = 0; rank < 3; rank++) {
+            Path pod = Files.createDirectories(dir.resolve("pod-" + rank));
+            Files.writeString(pod.resolve("attempt"), "0\n"); // each ran attempt 0
+            labels.add(Files.writeString(pod.resolve("labels"), "railyard.io/attempt=\"" + (rank < 2 ? 1 : 0) + "\"\nrailyard.io/job-index=\"" + rank + "\"\n"));
+            String[] args = {"await-rank", "--labels", pod.resolve("labels").toString(), "--attempt-file", pod.resolve("attempt").toString(),
+                "--barrier-port", String.valueOf(port), "--nodes", "3", "--master-addr", "127.0.0.1", "--poll-ms", "20", "--timeout-seconds", "30"};
+            ranks.add(CompletableFuture.supplyAsync(() -> CommandRun.of(args), pods));
+        }
+        Thread.sleep(1_500);
+        assertThat(ranks).as("rank 2's pod still runs attempt 0: nobody passes").noneMatch(CompletableFuture::isDone);
+
+        Files.writeString(labels.get(2), "railyard.io/attempt=\"1\"\nrailyard.io/job-index=\"2\"\n");
+
+        for (int rank = 0; rank < 3; rank++) {
+            assertThat(ranks.get(rank).get(20, java.util.concurrent.TimeUnit.SECONDS).exitCode()).isZero();
+            assertThat(dir.resolve("pod-" + rank).resolve("attempt")).hasContent("1");
+        }
+        pods.shutdown();
     }
 
     @Test

@@ -263,6 +263,7 @@ final class PodModel {
         }
         if (settings.inPlace()) {
             args.addAll(List.of("--labels=" + POD_INFO + "/labels", "--attempt-file=" + ATTEMPT_FILE));
+            args.addAll(RestartStrategies.gate(settings));
         }
         return new ContainerBuilder()
                 .withName(AWAIT_RANK)

@@ -22,6 +22,9 @@ public final class RestartStrategies {
     /** The oldest Kubernetes release whose pods restart in place without a feature gate turned on. */
     public static final String IN_PLACE_SINCE = "1.36";
     static final String RESTART_WATCH = "restart-watch";
+    /** The port of rank 0's gate for a new attempt (await-rank's --barrier-port); on the host network, the master port + 103. */
+    static final int BARRIER_PORT = 9405;
+    static final int HOST_NETWORK_OFFSET = 103;
 
     private RestartStrategies() {}
 
@@ -58,6 +61,16 @@ public final class RestartStrategies {
         int major = Integer.parseInt(m.group(1));
         int minor = Integer.parseInt(m.group(2));
         return major > 1 || major == 1 && minor >= 36;
+    }
+
+    /** await-rank's arguments for the gang's gate: every rank of a new attempt passes together. */
+    static List<String> gate(JobSettings settings) {
+        List<String> args = new java.util.ArrayList<>(List.of("--barrier-port=" + (settings.hostNetwork() ? settings.masterPort() + HOST_NETWORK_OFFSET
+                : BARRIER_PORT), "--nodes=" + settings.spec().nodes));
+        if (!settings.topologyOrder()) { // else rank 0's address comes with the rank, in the annotations
+            args.add("--master-addr=" + settings.masterAddress());
+        }
+        return args;
     }
 
     /** The native sidecar that turns the operator's new attempt into an in-place restart of the pod. */

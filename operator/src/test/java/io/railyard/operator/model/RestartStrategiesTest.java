@@ -42,6 +42,9 @@ class RestartStrategiesTest {
         Pod recreate = firstPod(job(RunPolicy.RestartStrategy.RECREATE), NEW);
 
         assertThat(initContainers(served)).containsSubsequence(PodModel.AWAIT_RANK, RestartStrategies.RESTART_WATCH);
+        assertThat(served.getSpec().getInitContainers().stream().filter(c -> c.getName().equals(PodModel.AWAIT_RANK)).findFirst().orElseThrow()
+                .getArgs()).contains("--attempt-file=/var/run/railyard/attempt", "--barrier-port=9405", "--nodes=" + job(null).getSpec().nodes)
+                .anyMatch(arg -> arg.startsWith("--master-addr=" + job(null).getMetadata().getName() + "-0."));
         assertThat(served.getSpec().getVolumes()).anySatisfy(v -> assertThat(v.getName()).isEqualTo("pod-info"));
         assertThat(initContainers(old)).doesNotContain(PodModel.AWAIT_RANK, RestartStrategies.RESTART_WATCH);
         assertThat(initContainers(recreate)).doesNotContain(PodModel.AWAIT_RANK, RestartStrategies.RESTART_WATCH);
