@@ -30,7 +30,6 @@ import io.railyard.operator.model.JobValidation;
 import io.railyard.operator.model.NodeFaults;
 import io.railyard.operator.model.OperatorDefaults;
 import io.railyard.operator.model.PreflightGate;
-import io.railyard.operator.model.RankOrder;
 import io.railyard.operator.model.RestartBook;
 import io.railyard.operator.model.RestartStrategies;
 import io.railyard.operator.model.SparePods;
@@ -236,7 +235,7 @@ public final class TrainingJobReconciler implements Reconciler<TrainingJob>, Cle
         if (status.podRejection != null) {
             writer.admitted();
         }
-        status.ranks = ranks(context, client, job, pods, gang);
+        status.ranks = GangRanks.of(context, client, job, pods, gang);
         status.gpus = nodeCount * job.getSpec().gpusPerNode;
         writer.observe(gang);
         Set<String> taken = PodExpectations.names(context.getSecondaryResources(Pod.class));
@@ -386,63 +385,6 @@ public final class TrainingJobReconciler implements Reconciler<TrainingJob>, Cle
         return DeleteControl.noFinalizerRemoval();
     }
 
-    private List<TrainingJobStatus.Rank> ranks(Context<TrainingJob> context, KubernetesClient client, TrainingJob job, List<Pod> pods,
-            GangState gang) {
-        if (gang.scheduled() < gang.expected() || gang.created() < gang.expected()) {
-            return null;
-        }
-        List<String> keys = job.getSpec().scheduling == null || job.getSpec().scheduling.topologyKeys == null
-                ? List.of() : job.getSpec().scheduling.topologyKeys;
-        Map<String, Map<String, String>> labels = new HashMap<>();
-        if (!keys.isEmpty()) {
-            for (Pod pod : pods) {
-                Node node = JobInformers.node(context, pod.getSpec().getNodeName()).orElse(null);
-                labels.put(pod.getSpec().getNodeName(), node == null || node.getMetadata().getLabels() == null ? Map.of() : node.getMetadata().getLabels());
-            }
-        }
-        List<RankOrder.Rank> order = keys.isEmpty()
-                ? pods.stream().sorted((a, b) -> index(a) - index(b))
-                        .map(pod -> new RankOrder.Rank(index(pod), pod.getMetadata().getName(), pod.getSpec().getNodeName())).toList()
-                : RankOrder.of(pods, labels, keys);
-        String master = keys.isEmpty() ? null : RankOrder.masterAddress(order, job.getMetadata().getName(), job.getMetadata().getNamespace());
-        for (RankOrder.Rank rank : order) {
-            markRank(client, job, pods, rank, master);
-        }
-        return order.stream().map(rank -> {
-            TrainingJobStatus.Rank entry = new TrainingJobStatus.Rank();
-            entry.rank = rank.rank();
-            entry.pod = rank.pod();
-            entry.node = rank.node();
-            return entry;
-        }).toList();
-    }
-
-    /**
-     * Labels a pod with its rank (the agent's port attribution reads it) and, when the rank follows the topology
-     * ({@code master} not null), writes the rank and master address its await-rank init container is waiting for. Once.
-     */
-    private static void markRank(KubernetesClient client, TrainingJob job, List<Pod> pods, RankOrder.Rank rank, String master) {
-        Pod pod = pods.stream().filter(p -> p.getMetadata().getName().equals(rank.pod())).findFirst().orElseThrow();
-        String value = String.valueOf(rank.rank());
-        Map<String, String> annotations = pod.getMetadata().getAnnotations() == null ? Map.of() : pod.getMetadata().getAnnotations();
-        Map<String, String> labels = pod.getMetadata().getLabels() == null ? Map.of() : pod.getMetadata().getLabels();
-        boolean annotated = master == null || value.equals(annotations.get(Names.NODE_RANK_ANNOTATION)) && master.equals(annotations.get(Names.MASTER_ADDR_ANNOTATION));
-        if (annotated && value.equals(labels.get(Names.RANK_LABEL))) {
-            return;
-        }
-        client.pods().inNamespace(job.getMetadata().getNamespace()).withName(rank.pod()).edit(p -> {
-            p.getMetadata().getLabels().put(Names.RANK_LABEL, value);
-            if (master != null) {
-                if (p.getMetadata().getAnnotations() == null) {
-                    p.getMetadata().setAnnotations(new HashMap<>());
-                }
-                p.getMetadata().getAnnotations().put(Names.NODE_RANK_ANNOTATION, value);
-                p.getMetadata().getAnnotations().put(Names.MASTER_ADDR_ANNOTATION, master);
-            }
-            return p;
-        });
-    }
-
     private UpdateControl<TrainingJob> finished(TrainingJob job, KubernetesClient client, TrainingJobStatus status, List<Pod> pods, List<Pod> spares) {
         if ("Failed".equals(status.phase) && pods.stream().anyMatch(pod -> pod.getMetadata().getDeletionTimestamp() == null)) {
             GangPods.deletePods(client, job); // the failure was written before its pods were deleted: an operator stopped in between
@@ -490,10 +432,6 @@ public final class TrainingJobReconciler implements Reconciler<TrainingJob>, Cle
 
     private static long generation(TrainingJob job) {
         return job.getMetadata().getGeneration() == null ? 0 : job.getMetadata().getGeneration();
-    }
-
-    private static int index(Pod pod) {
-        return Integer.parseInt(pod.getMetadata().getLabels().get(Names.INDEX_LABEL));
     }
 
     private String now() {

@@ -1,0 +1,81 @@
+package io.railyard.operator.reconcile;
+
+import io.fabric8.kubernetes.api.model.Node;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.javaoperatorsdk.operator.api.reconciler.Context;
+import io.railyard.api.Names;
+import io.railyard.api.TrainingJob;
+import io.railyard.api.TrainingJobStatus;
+import io.railyard.operator.model.GangState;
+import io.railyard.operator.model.RankOrder;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/** A placed gang's ranks: by index, or by the nodes' topology labels, written onto the pods once. */
+final class GangRanks {
+    private GangRanks() {}
+
+    /** The gang's ranks once every pod is placed, in topology order where the job asks, each pod labelled (and annotated) with its own. */
+    static List<TrainingJobStatus.Rank> of(Context<TrainingJob> context, KubernetesClient client, TrainingJob job, List<Pod> pods,
+            GangState gang) {
+        if (gang.scheduled() < gang.expected() || gang.created() < gang.expected()) {
+            return null;
+        }
+        List<String> keys = job.getSpec().scheduling == null || job.getSpec().scheduling.topologyKeys == null
+                ? List.of() : job.getSpec().scheduling.topologyKeys;
+        Map<String, Map<String, String>> labels = new HashMap<>();
+        if (!keys.isEmpty()) {
+            for (Pod pod : pods) {
+                Node node = JobInformers.node(context, pod.getSpec().getNodeName()).orElse(null);
+                labels.put(pod.getSpec().getNodeName(), node == null || node.getMetadata().getLabels() == null ? Map.of() : node.getMetadata().getLabels());
+            }
+        }
+        List<RankOrder.Rank> order = keys.isEmpty()
+                ? pods.stream().sorted((a, b) -> index(a) - index(b))
+                        .map(pod -> new RankOrder.Rank(index(pod), pod.getMetadata().getName(), pod.getSpec().getNodeName())).toList()
+                : RankOrder.of(pods, labels, keys);
+        String master = keys.isEmpty() ? null : RankOrder.masterAddress(order, job.getMetadata().getName(), job.getMetadata().getNamespace());
+        for (RankOrder.Rank rank : order) {
+            markRank(client, job, pods, rank, master);
+        }
+        return order.stream().map(rank -> {
+            TrainingJobStatus.Rank entry = new TrainingJobStatus.Rank();
+            entry.rank = rank.rank();
+            entry.pod = rank.pod();
+            entry.node = rank.node();
+            return entry;
+        }).toList();
+    }
+
+    /**
+     * Labels a pod with its rank (the agent's port attribution reads it) and, when the rank follows the topology
+     * ({@code master} not null), writes the rank and master address its await-rank init container is waiting for. Once.
+     */
+    private static void markRank(KubernetesClient client, TrainingJob job, List<Pod> pods, RankOrder.Rank rank, String master) {
+        Pod pod = pods.stream().filter(p -> p.getMetadata().getName().equals(rank.pod())).findFirst().orElseThrow();
+        String value = String.valueOf(rank.rank());
+        Map<String, String> annotations = pod.getMetadata().getAnnotations() == null ? Map.of() : pod.getMetadata().getAnnotations();
+        Map<String, String> labels = pod.getMetadata().getLabels() == null ? Map.of() : pod.getMetadata().getLabels();
+        boolean annotated = master == null || value.equals(annotations.get(Names.NODE_RANK_ANNOTATION)) && master.equals(annotations.get(Names.MASTER_ADDR_ANNOTATION));
+        if (annotated && value.equals(labels.get(Names.RANK_LABEL))) {
+            return;
+        }
+        client.pods().inNamespace(job.getMetadata().getNamespace()).withName(rank.pod()).edit(p -> {
+            p.getMetadata().getLabels().put(Names.RANK_LABEL, value);
+            if (master != null) {
+                if (p.getMetadata().getAnnotations() == null) {
+                    p.getMetadata().setAnnotations(new HashMap<>());
+                }
+                p.getMetadata().getAnnotations().put(Names.NODE_RANK_ANNOTATION, value);
+                p.getMetadata().getAnnotations().put(Names.MASTER_ADDR_ANNOTATION, master);
+            }
+            return p;
+        });
+    }
+
+    private static int index(Pod pod) {
+        return Integer.parseInt(pod.getMetadata().getLabels().get(Names.INDEX_LABEL));
+    }
+}
