@@ -12,8 +12,10 @@ import java.util.Map;
 /**
  * The TrainingJob operator at scale on the fabric8 CRUD mock API server (no real API server can be had here): for jobs
  * of 8, 128 and 1,024 nodes, the time from creation to every pod created, the operator's API requests per reconcile by
- * verb, its requests over a steady minute (watches aside), its heap; then 100 concurrent 8-node jobs.
- * Arguments: [STEADY_SECONDS] [LARGEST] (defaults 60 and 1024: the largest gang, also the plain client's count).
+ * verb, its requests over a steady minute (watches aside), its heap with RDMA nodes and other pods in the cluster (it
+ * caches the nodes, and none of the pods that are not a job's); then 100 concurrent 8-node jobs.
+ * Arguments: [STEADY_SECONDS] [LARGEST] [NODES] [OTHER_PODS] (defaults 60, 1024, 0, 0: the largest gang, also the plain
+ * client's count; the RDMA nodes and the other pods created before the operator starts).
  */
 public final class OperatorScale {
 
@@ -22,8 +24,12 @@ public final class OperatorScale {
     public static void main(String[] args) throws Exception {
         int steadySeconds = args.length > 0 ? Integer.parseInt(args[0]) : 60;
         int largest = args.length > 1 ? Integer.parseInt(args[1]) : 1024;
+        int rdmaNodes = args.length > 2 ? Integer.parseInt(args[2]) : 0;
+        int otherPods = args.length > 3 ? Integer.parseInt(args[3]) : 0;
         try (MockCluster cluster = new MockCluster()) {
             KubernetesClient observer = cluster.observer;
+            GangRestartBench.pool(observer, "scale", rdmaNodes);
+            otherPods(observer, otherPods);
             TrainingJobReconciler reconciler = cluster.startOperator();
             double peer = cluster.plainClientCreates(job("peer", largest), "peer");
             System.out.printf("peer: a plain client creating the %d pods render prints for the largest job, 16 at a time: %.2f s%n", largest, peer);
@@ -49,7 +55,8 @@ public final class OperatorScale {
                     reconciler.metrics().reconciles() - reconcilesBefore, RequestCounts.difference(cluster.requests.snapshot(), before));
             System.gc();
             long heap = ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed();
-            System.out.printf("heap after GC: %d MiB (the operator, its informers' caches, and the mock server in one JVM)%n", heap >> 20);
+            System.out.printf("heap after GC: %d MiB (the operator, its informers' caches, and the mock server in one JVM; %d RDMA nodes and"
+                    + " %d other pods in the cluster)%n", heap >> 20, rdmaNodes, otherPods);
 
             long start = System.nanoTime();
             for (int i = 0; i < 100; i++) {
@@ -61,6 +68,18 @@ public final class OperatorScale {
             System.out.printf("100 concurrent 8-node jobs: all 800 pods created in %.2f s%n", (System.nanoTime() - start) / 1e9);
         }
         System.exit(0);
+    }
+
+    /** Pods of no job, as a busy cluster has: the operator must cache none of them. */
+    private static void otherPods(KubernetesClient client, int count) throws Exception {
+        try (java.util.concurrent.ExecutorService creators = java.util.concurrent.Executors.newFixedThreadPool(16)) {
+            for (int i = 0; i < count; i++) {
+                String name = "web-" + i;
+                creators.submit(() -> client.pods().inNamespace("other").resource(new io.fabric8.kubernetes.api.model.PodBuilder()
+                        .withNewMetadata().withName(name).addToLabels("app", "web").endMetadata().withNewSpec().addNewContainer()
+                        .withName("web").withImage("nginx").endContainer().endSpec().build()).create());
+            }
+        }
     }
 
     private static TrainingJob job(String name, int nodes) throws Exception {
