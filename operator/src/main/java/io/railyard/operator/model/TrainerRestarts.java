@@ -26,11 +26,15 @@ public final class TrainerRestarts {
                 .filter(end -> end.getExitCode() != null && end.getExitCode() != 0);
     }
 
-    /** The count to write when the operator moves this pod to a new attempt: one more when the trainer runs now (it will be stopped). */
+    /**
+     * The count to write when the operator moves this pod to a new attempt: one more when the kubelet shows the trainer
+     * running (its restart-watch will restart the pod); the same when it has not started or waits in await-rank.
+     */
     public static int nextBase(Pod pod) {
         Optional<ContainerStatus> trainer = trainer(pod);
         int count = trainer.map(ContainerStatus::getRestartCount).orElse(0);
-        return running(pod) && trainer.isPresent() ? count + 1 : count;
+        boolean runs = trainer.map(status -> status.getState() != null && status.getState().getRunning() != null).orElse(false);
+        return runs ? count + 1 : count;
     }
 
     /** Whether the trainer runs: no status yet (a pod just placed) counts as running, a trainer waiting or ended does not. */
