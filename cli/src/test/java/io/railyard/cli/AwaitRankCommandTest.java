@@ -1,9 +1,11 @@
 package io.railyard.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import org.junit.jupiter.api.Test;
@@ -57,8 +59,7 @@ class AwaitRankCommandTest {
 
         // the trainer failed and the kubelet restarted the pod in place: attempt 0 again is held
         CompletableFuture<CommandRun> held = CompletableFuture.supplyAsync(() -> CommandRun.of(args));
-        Thread.sleep(200);
-        assertThat(held).isNotDone();
+        await().during(Duration.ofMillis(200)).atMost(Duration.ofSeconds(5)).until(() -> !held.isDone());
         Files.writeString(labels, "railyard.io/attempt=\"1\"\nrailyard.io/job-name=\"job\"\n"); // the operator's next attempt
 
         assertThat(held.get().exitCode()).isZero();
@@ -71,8 +72,8 @@ class AwaitRankCommandTest {
         Path attempt = Files.writeString(dir.resolve("attempt"), "2\n");
         CompletableFuture<CommandRun> watch = CompletableFuture.supplyAsync(() -> CommandRun.of("restart-watch",
                 "--labels", labels.toString(), "--attempt-file", attempt.toString(), "--poll-ms", "20"));
-        Thread.sleep(200);
-        assertThat(watch).as("the trainer runs the pod's attempt: nothing to do").isNotDone();
+        // the trainer runs the pod's attempt: nothing to do
+        await().during(Duration.ofMillis(200)).atMost(Duration.ofSeconds(5)).until(() -> !watch.isDone());
 
         Files.writeString(labels, "railyard.io/attempt=\"3\"\n");
 
@@ -98,8 +99,8 @@ class AwaitRankCommandTest {
                 "--barrier-port", String.valueOf(port), "--nodes", "3", "--master-addr", "127.0.0.1", "--poll-ms", "20", "--timeout-seconds", "30"};
             ranks.add(CompletableFuture.supplyAsync(() -> CommandRun.of(args), pods));
         }
-        Thread.sleep(1_500);
-        assertThat(ranks).as("rank 2's pod still runs attempt 0: nobody passes").noneMatch(CompletableFuture::isDone);
+        // rank 2's pod still runs attempt 0: nobody passes
+        await().during(Duration.ofMillis(1_500)).atMost(Duration.ofSeconds(10)).until(() -> ranks.stream().noneMatch(CompletableFuture::isDone));
 
         Files.writeString(labels.get(2), "railyard.io/attempt=\"1\"\nrailyard.io/job-index=\"2\"\n");
 

@@ -40,6 +40,7 @@ public record GangState(int expected, int created, int scheduled, int running, i
             }
             String name = pod.getMetadata().getName();
             Optional<String> disruption = disruption(pod);
+            Optional<io.fabric8.kubernetes.api.model.ContainerStateTerminated> ownFailure = TrainerRestarts.ownFailure(pod);
             if (phase.equals("Failed")) {
                 failures.add(new Failure(name, failed(pod), pod));
             } else if (phase.equals("Unknown")) {
@@ -48,8 +49,8 @@ public record GangState(int expected, int created, int scheduled, int running, i
                 failures.add(new Failure(name, "pod " + name + " is being evicted (" + disruption.get() + ")", pod));
             } else if (pod.getMetadata().getDeletionTimestamp() != null) {
                 failures.add(new Failure(name, "pod " + name + " is being deleted", pod));
-            } else if (TrainerRestarts.ownFailure(pod).isPresent()) {
-                var end = TrainerRestarts.ownFailure(pod).get();
+            } else if (ownFailure.isPresent()) {
+                var end = ownFailure.get();
                 failures.add(new Failure(name, "pod " + name + " container " + PodModel.TRAINER + " exited with code " + end.getExitCode()
                         + (end.getReason() == null ? "" : " (" + end.getReason() + ")") + " and restarted the pod in place", pod));
             } else if (phase.equals("Running") && TrainerRestarts.running(pod)) {

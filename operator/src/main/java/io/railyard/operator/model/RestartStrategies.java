@@ -26,6 +26,8 @@ public final class RestartStrategies {
     static final int BARRIER_PORT = 9405;
     static final int HOST_NETWORK_OFFSET = 103;
 
+    private static final java.util.regex.Pattern VERSION = java.util.regex.Pattern.compile("v?(\\d+)\\.(\\d+)");
+
     private RestartStrategies() {}
 
     /** The strategy asked for, Auto when none. */
@@ -54,7 +56,7 @@ public final class RestartStrategies {
 
     /** Whether a Kubernetes version ("1.36", "v1.36.2", "1.37+") restarts pods in place by default. */
     public static boolean servedBy(String version) {
-        java.util.regex.Matcher m = java.util.regex.Pattern.compile("v?(\\d+)\\.(\\d+)").matcher(version == null ? "" : version);
+        java.util.regex.Matcher m = VERSION.matcher(version == null ? "" : version);
         if (!m.lookingAt()) {
             return false;
         }

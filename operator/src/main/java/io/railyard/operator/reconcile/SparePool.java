@@ -43,9 +43,6 @@ final class SparePool {
         TrainingJobStatus status = job.getStatus();
         boolean running = "Running".equals(phase);
         int desired = "Succeeded".equals(phase) ? 0 : SparePods.desired(job, defaults);
-        if (desired == 0 && spares.isEmpty()) {
-            return null;
-        }
         List<Pod> live = new ArrayList<>();
         for (Pod spare : spares) {
             if (spare.getMetadata().getDeletionTimestamp() != null) {

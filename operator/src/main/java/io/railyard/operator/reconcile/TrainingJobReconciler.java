@@ -238,8 +238,10 @@ public final class TrainingJobReconciler implements Reconciler<TrainingJob>, Cle
         status.ranks = GangRanks.of(context, client, job, pods, gang);
         status.gpus = nodeCount * job.getSpec().gpusPerNode;
         writer.observe(gang);
-        Set<String> taken = PodExpectations.names(context.getSecondaryResources(Pod.class));
-        status.spares = SparePool.keep(client, planned(job, status), defaults, spares, taken, status.phase, nodes, clock.instant());
+        if (!spares.isEmpty() || SparePods.desired(job, defaults) > 0) { // a job without spares pays nothing for them
+            Set<String> taken = PodExpectations.names(context.getSecondaryResources(Pod.class));
+            status.spares = SparePool.keep(client, planned(job, status), defaults, spares, taken, status.phase, nodes, clock.instant());
+        }
         if ("Running".equals(status.phase)) {
             InPlaceRestart.recovery(status, pods, clock.instant()).ifPresent(seconds -> {
                 TrainingJobStatus.Restart last = status.restartHistory.getLast();

@@ -209,12 +209,17 @@ class InPlaceRestartTest {
         return spares == null || spares.ready == null ? 0 : spares.ready;
     }
 
+    /** A 2-node job with one spare on a pool of five nodes, running with its spare ready. */
+    private static void runningWithASpare(String job, String subnet) {
+        GangCluster.pool(client, job, subnet, 5);
+        GangCluster.create(client, job, job, ", spareNodes: 1");
+        GangCluster.running(client, job, "0");
+        await().atMost(Duration.ofSeconds(20)).untilAsserted(() -> assertThat(sparesReady(job)).isOne());
+    }
+
     @Test
     void aNodeFaultPromotesASpareRestartsTheRestInPlaceAndRefillsThePool() {
-        GangCluster.pool(client, "hot", "10.1.6", 5);
-        GangCluster.create(client, "hot", "hot", ", spareNodes: 1");
-        GangCluster.running(client, "hot", "0");
-        await().atMost(Duration.ofSeconds(20)).untilAsserted(() -> assertThat(sparesReady("hot")).isOne());
+        runningWithASpare("hot", "10.1.6");
         Pod spare = pod("hot-spare-0");
         assertThat(spare.getMetadata().getLabels()).containsEntry(Names.SPARE_LABEL, "true").doesNotContainKeys(Names.INDEX_LABEL, Names.ATTEMPT_LABEL);
         assertThat(scheduler.bindings()).extracting(PlayedScheduler.Binding::pod).containsSubsequence("hot-0", "hot-spare-0")
@@ -249,10 +254,7 @@ class InPlaceRestartTest {
 
     @Test
     void aSparesBadNodeGetsItReplacedAndAFinishedGangsSparesGo() {
-        GangCluster.pool(client, "cold", "10.1.7", 5);
-        GangCluster.create(client, "cold", "cold", ", spareNodes: 1");
-        GangCluster.running(client, "cold", "0");
-        await().atMost(Duration.ofSeconds(20)).untilAsserted(() -> assertThat(sparesReady("cold")).isOne());
+        runningWithASpare("cold", "10.1.7");
         String spareNode = pod("cold-spare-0").getSpec().getNodeName();
 
         GangCluster.condition(client, spareNode, "RdmaPortDown", "True", "PortNotActive", "mlx5_0 port 1: DOWN", CLOCK.instant());
