@@ -2,6 +2,7 @@ package io.railyard.cli;
 
 import io.railyard.diagnose.logs.Evidence;
 import io.railyard.diagnose.logs.Finding;
+import io.railyard.diagnose.logs.Iperf3Summary;
 import io.railyard.diagnose.logs.LogAnalysis;
 import io.railyard.diagnose.logs.LogReport;
 import io.railyard.diagnose.logs.PortFacts;
@@ -113,6 +114,9 @@ final class AnalyzeCommand implements Callable<Integer> {
         }
         json.put("nccl", report.nccl());
         json.put("bandwidth", report.bandwidth());
+        if (report.iperf3() != null) {
+            json.put("iperf3", report.iperf3());
+        }
         json.put("ports", report.ports());
         json.put("ras", report.ras());
         json.put("inspector", report.inspector());
@@ -178,7 +182,16 @@ final class AnalyzeCommand implements Callable<Integer> {
             if (bw.lineRatePercent() != null) {
                 text.append(", ").append(bw.lineRatePercent()).append("% of line rate");
             }
+            if (bw.cpuPercent() != null) {
+                text.append(", CPU ").append(bw.cpuPercent()).append("% of the node");
+            }
+            if (bw.typicalLatencyUs() != null) {
+                text.append(", typical latency ").append(bw.typicalLatencyUs()).append(" µs");
+            }
             text.append('\n');
+        }
+        if (report.iperf3() != null) {
+            text.append("  ").append(iperf3(report.iperf3())).append('\n');
         }
         report.ports().forEach(port -> text.append("  port ").append(port.port()).append(": ").append(describe(port)).append('\n'));
         for (Finding finding : report.findings()) {
@@ -199,13 +212,35 @@ final class AnalyzeCommand implements Callable<Integer> {
             text.append(switch (report.kind()) {
                 case "empty" -> "  the input is empty: nothing was analyzed\n";
                 case "binary" -> "  not text (a binary file?): nothing was analyzed; give the log or tool output itself\n";
-                case "unknown" -> "  no line of a format analyze reads (NCCL debug log, nccl-tests, perftest, ibstat, ibv_devinfo,"
+                case "unknown" -> "  no line of a format analyze reads (NCCL debug log, nccl-tests, perftest, iperf3, ibstat, ibv_devinfo,"
                         + " ibqueryerrors, PyTorch, device plugin, SR-IOV device plugin, mlx5 kernel log, NCCL RAS report) and no line"
                         + " that reads as an error: nothing was analyzed\n";
                 default -> "  nothing to report\n";
             });
         }
         return text.toString();
+    }
+
+    private static String iperf3(Iperf3Summary tcp) {
+        List<String> parts = new ArrayList<>();
+        if (tcp.sentGbps() != null) {
+            parts.add(String.format("sent %.2f Gb/s", tcp.sentGbps()));
+        }
+        if (tcp.receivedGbps() != null) {
+            parts.add(String.format("received %.2f Gb/s", tcp.receivedGbps()));
+        }
+        if (tcp.retransmits() != null) {
+            parts.add(tcp.retransmits() + " retransmits");
+        }
+        if (tcp.streams() != null) {
+            parts.add(tcp.streams() + " stream(s)");
+        }
+        if (tcp.localCpuPercent() != null) {
+            parts.add("CPU " + tcp.localCpuPercent() + "% here" + (tcp.remoteCpuPercent() == null ? "" : ", " + tcp.remoteCpuPercent()
+                    + "% at the other end") + " (of one CPU)");
+        }
+        return "iperf3" + (tcp.sender() == null ? "" : tcp.sender() ? " (this end sent)" : " (this end received)") + ": "
+                + String.join(", ", parts);
     }
 
     /** State/physical state, link layer, MTU, LIDs and counters: whichever the tool printed. */

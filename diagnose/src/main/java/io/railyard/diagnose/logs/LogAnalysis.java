@@ -33,6 +33,8 @@ public final class LogAnalysis {
         analyzers.put("nccl-log", nccl);
         analyzers.put("nccl-tests", new NcclTestsAnalyzer(findings));
         analyzers.put("perftest", new PerftestAnalyzer(findings));
+        analyzers.put("iperf3", new Iperf3Analyzer(findings));
+        analyzers.put("allreduce-bench", new AllreduceBenchAnalyzer());
         analyzers.put("ibstat", portTools);
         analyzers.put("ibqueryerrors", new IbErrorsAnalyzer(findings));
         analyzers.put("pytorch", new PytorchAnalyzer(findings));

@@ -7,10 +7,10 @@ import java.util.OptionalDouble;
 /**
  * What one input showed: its kind (and for {@code port-state} the tool), the NCCL network facts, benchmark results,
  * node tool port facts, and findings.
- * {@code nccl}, {@code bandwidth}, {@code ras} and {@code inspector} are null where they do not apply.
+ * {@code nccl}, {@code bandwidth}, {@code iperf3}, {@code ras} and {@code inspector} are null where they do not apply.
  */
-public record LogReport(String file, String kind, String tool, NcclSummary nccl, Bandwidth bandwidth, List<PortFacts> ports, RasSummary ras,
-        InspectorSummary inspector, List<Finding> findings) {
+public record LogReport(String file, String kind, String tool, NcclSummary nccl, Bandwidth bandwidth, Iperf3Summary iperf3, List<PortFacts> ports,
+        RasSummary ras, InspectorSummary inspector, List<Finding> findings) {
     static final int MAX_ROWS = 1000;
 
     public LogReport {
@@ -32,6 +32,7 @@ public record LogReport(String file, String kind, String tool, NcclSummary nccl,
         String tool;
         NcclSummary nccl;
         Bandwidth bandwidth;
+        Iperf3Summary iperf3;
         RasSummary ras;
         InspectorSummary inspector;
         final List<PortFacts> ports = new ArrayList<>();
@@ -43,7 +44,8 @@ public record LogReport(String file, String kind, String tool, NcclSummary nccl,
         }
 
         LogReport build() {
-            return new LogReport(file, kind, "port-state".equals(kind) ? tool : null, nccl, bandwidth, ports, ras, inspector, findings.list());
+            return new LogReport(file, kind, "port-state".equals(kind) ? tool : null, nccl, bandwidth, iperf3, ports, ras, inspector,
+                    findings.list());
         }
     }
 }

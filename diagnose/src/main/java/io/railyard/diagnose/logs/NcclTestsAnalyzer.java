@@ -172,6 +172,6 @@ final class NcclTestsAnalyzer implements Analyzer {
                         "best bus bandwidth %.1f GB/s is %.0f%% of the %.0f Gb/s line rate", best, percent, report.lineRateGbps.getAsDouble()), "");
             }
         }
-        report.bandwidth = new Bandwidth(average, rowCount > 0 ? peak : null, null, null, percent, rowCount, rows);
+        report.bandwidth = Bandwidth.bus(average, rowCount > 0 ? peak : null, percent, rowCount, rows);
     }
 }

@@ -32,6 +32,10 @@ final class PerftestAnalyzer implements Analyzer {
     private long hits;
     private String unit;
     private boolean latency;
+    /** The header names CPU_Util[%] after the message rate (--cpu_util). */
+    private boolean cpuColumn;
+    private Double cpuPercent;
+    private Double typicalLatencyUs;
     private String linkType;
     private Integer mtu;
     private double peakGbps;
@@ -69,6 +73,7 @@ final class PerftestAnalyzer implements Analyzer {
             Matcher header = BW_HEADER.matcher(text);
             if (header.find()) {
                 unit = header.group(1);
+                cpuColumn = text.contains("CPU_Util");
             } else if (text.contains("t_min[usec]") || text.contains("t_typical")) {
                 latency = true;
             }
@@ -99,12 +104,16 @@ final class PerftestAnalyzer implements Analyzer {
             long size = Long.parseLong(numbers.group(1));
             double a = Double.parseDouble(numbers.group(3));
             double b = Double.parseDouble(numbers.group(4));
+            String[] fields = text.strip().split("\\s+");
             if (!latency) {
                 peakGbps = Math.max(peakGbps, toGbps(a));
                 if (size >= largestSize) {
                     largestSize = size;
                     averageGbps = toGbps(b);
+                    cpuPercent = cpuColumn && fields.length >= 6 ? parseDouble(fields[5]) : null;
                 }
+            } else if (typicalLatencyUs == null && fields.length >= 5) {
+                typicalLatencyUs = parseDouble(fields[4]); // #bytes #iterations t_min t_max t_typical ...: the first, smallest size
             }
             if (rows.size() < LogReport.MAX_ROWS) {
                 rows.add(List.of((double) size, Double.parseDouble(numbers.group(2)), a, b));
@@ -168,6 +177,14 @@ final class PerftestAnalyzer implements Analyzer {
         };
     }
 
+    private static Double parseDouble(String text) {
+        try {
+            return Double.parseDouble(text);
+        } catch (NumberFormatException e) {
+            return null;
+        }
+    }
+
     private static Integer parseInt(String text) {
         try {
             return Integer.parseInt(text);
@@ -205,7 +222,8 @@ final class PerftestAnalyzer implements Analyzer {
             }
         }
         if (rowCount > 0) {
-            report.bandwidth = new Bandwidth(null, null, latency ? null : peakGbps, latency ? null : averageGbps, percent, rowCount, rows);
+            report.bandwidth = new Bandwidth(null, null, latency ? null : peakGbps, latency ? null : averageGbps, percent, cpuPercent,
+                    typicalLatencyUs, rowCount, rows);
         }
     }
 }
