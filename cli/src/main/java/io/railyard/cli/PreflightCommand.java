@@ -1,7 +1,6 @@
 package io.railyard.cli;
 
 import io.fabric8.kubernetes.api.model.Node;
-import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.railyard.api.Names;
 import io.railyard.operator.model.OperatorDefaults;
@@ -109,14 +108,14 @@ final class PreflightCommand implements Callable<Integer> {
     @Mixin
     KubeClients kube = new KubeClients();
 
-    private final PreflightSweep.PodLogs logs;
+    private final PodLogs logs;
 
     PreflightCommand() {
         this(null);
     }
 
     /** @param logs where the pods' logs come from (null: the API's pods/log) */
-    PreflightCommand(PreflightSweep.PodLogs logs) {
+    PreflightCommand(PodLogs logs) {
         this.logs = logs;
     }
 
@@ -131,14 +130,14 @@ final class PreflightCommand implements Callable<Integer> {
         }
         Pairing.Mode mode = checkedOptions();
         try (KubernetesClient client = kube.connect()) {
-            List<Node> nodes = nodes(client);
+            List<Node> nodes = SelectedNodes.of(client, selector, nodeNames);
             Map<String, Double> rates = new HashMap<>();
             List<String> names = new ArrayList<>();
             Map<String, String> unusable = new LinkedHashMap<>();
             int devices = devicesPerNode == null ? Integer.MAX_VALUE : devicesPerNode;
             for (Node node : nodes) {
                 String name = node.getMetadata().getName();
-                long offered = offered(node);
+                long offered = SelectedNodes.offered(node, resource);
                 if (offered == 0) {
                     unusable.put(name, "offers no " + resource + " (is the device plugin running there?)");
                     continue;
@@ -166,7 +165,7 @@ final class PreflightCommand implements Callable<Integer> {
             PreflightSweep.Plan plan = new PreflightSweep.Plan(namespace, run, settings, minPercent, rates, lineRateGbps, keep,
                     Duration.ofMillis(pollMillis), createRate);
             PrintWriter err = spec.commandLine().getErr();
-            PreflightSweep sweep = new PreflightSweep(client, logs != null ? logs : PreflightSweep.PodLogs.through(client), plan,
+            PreflightSweep sweep = new PreflightSweep(client, logs != null ? logs : PodLogs.through(client, PreflightPods.CONTAINER), plan,
                     line -> {
                         if (output == Output.text) {
                             err.println("preflight " + run + ": " + line);
@@ -222,39 +221,5 @@ final class PreflightCommand implements Callable<Integer> {
             case "all" -> Pairing.Mode.ALL;
             default -> throw new Railyard.UsageException("--pairs " + pairs + " is not ring or all");
         };
-    }
-
-    private List<Node> nodes(KubernetesClient client) {
-        if (nodeNames != null) {
-            List<Node> nodes = new ArrayList<>();
-            for (String name : nodeNames) {
-                Node node = client.nodes().withName(name).get();
-                if (node == null) {
-                    throw new Railyard.UsageException("node " + name + " does not exist (kubectl get nodes lists them)");
-                }
-                nodes.add(node);
-            }
-            return nodes;
-        }
-        Map<String, String> labels = new LinkedHashMap<>();
-        for (String term : selector.split(",")) {
-            String[] kv = term.strip().split("=", 2);
-            if (kv.length != 2 || kv[0].isBlank()) {
-                throw new Railyard.UsageException("--selector " + selector + ": each term must be key=value");
-            }
-            labels.put(kv[0].strip(), kv[1].strip());
-        }
-        List<Node> nodes = new ArrayList<>(client.nodes().withLabels(labels).list().getItems());
-        if (nodes.isEmpty()) {
-            throw new Railyard.UsageException("no node matches --selector " + selector);
-        }
-        nodes.sort((a, b) -> a.getMetadata().getName().compareTo(b.getMetadata().getName()));
-        return nodes;
-    }
-
-    private long offered(Node node) {
-        Map<String, Quantity> allocatable = node.getStatus() == null ? null : node.getStatus().getAllocatable();
-        Quantity quantity = allocatable == null ? null : allocatable.get(resource);
-        return quantity == null ? 0 : Quantity.getAmountInBytes(quantity).longValue();
     }
 }

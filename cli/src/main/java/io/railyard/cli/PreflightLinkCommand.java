@@ -1,21 +1,16 @@
 package io.railyard.cli;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.railyard.node.Port;
 import io.railyard.node.Rate;
 import io.railyard.operator.preflight.HelperOutput;
 import io.railyard.operator.preflight.Link;
 import io.railyard.operator.preflight.PreflightPods;
 import java.io.IOException;
 import java.io.PrintWriter;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -23,7 +18,6 @@ import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
-import java.util.concurrent.TimeUnit;
 import java.util.regex.Pattern;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -43,15 +37,12 @@ import picocli.CommandLine.Spec;
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {"0:every run gave a result (and, with --min-percent, every sending link is fast enough)", "1:a run failed or a link is slow", "2:usage error"})
 final class PreflightLinkCommand implements Callable<Integer> {
-    private static final Pattern HOST = Pattern.compile("[A-Za-z0-9]([-A-Za-z0-9.:]{0,252})");
+    static final Pattern HOST = Pattern.compile("[A-Za-z0-9]([-A-Za-z0-9.:]{0,252})");
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final int MESSAGE_BYTES = 1 << 20;
     private static final int QUEUE_PAIRS = 2;
 
     enum Role { server, client, both }
-
-    /** One allocated port. */
-    record Device(String hca, int port, Integer gidIndex) {}
 
     @Spec
     CommandSpec spec;
@@ -104,7 +95,7 @@ final class PreflightLinkCommand implements Callable<Integer> {
         if (role != Role.server && !HOST.matcher(peer).matches()) {
             throw new Railyard.UsageException("--peer " + peer + " is not a host name or address: the " + role + " role needs the server's");
         }
-        List<Device> devices = devices();
+        List<AllocatedDevice> devices = devices();
         if (devices.isEmpty()) {
             out.println(HelperOutput.error("no RDMA device is allocated to this container (neither RAILYARD_RDMA_DEVICES nor NCCL_IB_HCA"
                     + " is set): request the RDMA resource, and check that the device plugin runs on this node"));
@@ -115,7 +106,7 @@ final class PreflightLinkCommand implements Callable<Integer> {
         List<Future<String>> runs = new ArrayList<>();
         try (ExecutorService threads = Executors.newVirtualThreadPerTaskExecutor()) {
             for (int k = 0; k < devices.size(); k++) {
-                Device device = devices.get(k);
+                AllocatedDevice device = devices.get(k);
                 int index = k;
                 if (role != Role.client) {
                     runs.add(threads.submit(() -> run(PreflightPods.SERVER, index, device, null, deadline)));
@@ -174,47 +165,21 @@ final class PreflightLinkCommand implements Callable<Integer> {
     }
 
     /** One ib_write_bw, retried while the server is not listening yet, killed at the deadline; its framed output. */
-    private String run(String runRole, int index, Device device, String server, Instant deadline) throws Exception {
+    private String run(String runRole, int index, AllocatedDevice device, String server, Instant deadline) throws Exception {
         Double rate = lineRate(device);
         StringBuilder block = new StringBuilder(HelperOutput.begin(runRole, index, device.hca(), device.port(), rate, server)).append('\n');
-        List<String> argv = new ArrayList<>(List.of(tool, "-d", device.hca(), "-i", String.valueOf(device.port())));
-        if (device.gidIndex() != null) {
-            argv.addAll(List.of("-x", String.valueOf(device.gidIndex())));
-        }
+        List<String> argv = new ArrayList<>(List.of(tool));
+        argv.addAll(device.perftestArgs());
         argv.addAll(List.of("--report_gbits", "-F", "-D", String.valueOf(durationSeconds), "-s", String.valueOf(MESSAGE_BYTES),
                 "-q", String.valueOf(QUEUE_PAIRS), "-p", String.valueOf(portBase + index)));
         if (server != null) {
             argv.add(server);
         }
-        while (true) {
-            Process process;
-            try {
-                process = new ProcessBuilder(argv).redirectErrorStream(true).start();
-            } catch (IOException e) {
-                return block.append(HelperOutput.MARK).append("cannot run ").append(tool).append(": ").append(e.getMessage()).append('\n')
-                        .append(HelperOutput.end(runRole, index, device.hca(), "127")).append('\n').toString();
-            }
-            Future<String> output;
-            try (ExecutorService reader = Executors.newVirtualThreadPerTaskExecutor()) {
-                output = reader.submit(() -> new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8));
-                long left = Math.max(0, Duration.between(Instant.now(), deadline).toMillis());
-                if (!process.waitFor(left, TimeUnit.MILLISECONDS)) {
-                    process.destroyForcibly();
-                    return block.append(output.get()).append(HelperOutput.end(runRole, index, device.hca(), "timeout")).append('\n').toString();
-                }
-            }
-            String text = output.get();
-            boolean notListening = server != null && process.exitValue() != 0 && text.contains("Couldn't connect");
-            if (notListening && Instant.now().plusMillis(retryMillis).isBefore(deadline)) {
-                Thread.sleep(retryMillis);
-                continue;
-            }
-            return block.append(text).append(text.endsWith("\n") || text.isEmpty() ? "" : "\n")
-                    .append(HelperOutput.end(runRole, index, device.hca(), String.valueOf(process.exitValue()))).append('\n').toString();
-        }
+        ToolRun run = ToolRun.run(argv, deadline, text -> server != null && text.contains("Couldn't connect"), retryMillis);
+        return block.append(run.body()).append(HelperOutput.end(runRole, index, device.hca(), run.exit())).append('\n').toString();
     }
 
-    private Double lineRate(Device device) {
+    private Double lineRate(AllocatedDevice device) {
         Path file = root.resolve("sys/class/infiniband").resolve(device.hca()).resolve("ports").resolve(String.valueOf(device.port())).resolve("rate");
         try {
             double gbps = Rate.parse(Files.readString(file).strip()).gigabitsPerSecond();
@@ -224,27 +189,7 @@ final class PreflightLinkCommand implements Callable<Integer> {
         }
     }
 
-    /**
-     * The device plugin's description of the allocated ports, else NCCL_IB_HCA's list with the one GID index; in device
-     * order, so that the k-th port here is measured against the k-th port of the peer, the same rail, whatever order
-     * either node's allocation listed them in.
-     */
-    List<Device> devices() throws IOException {
-        List<Device> devices = new ArrayList<>();
-        if (devicesJson != null && !devicesJson.isBlank()) {
-            for (JsonNode entry : JSON.readTree(devicesJson)) {
-                devices.add(new Device(entry.path("hca").asText(), entry.path("port").asInt(1),
-                        entry.path("gidIndex").isInt() ? entry.path("gidIndex").asInt() : null));
-            }
-        } else if (ncclIbHca != null && !ncclIbHca.isBlank()) {
-            for (String item : ncclIbHca.replaceFirst("^[=^]+", "").split(",")) {
-                String[] parts = item.strip().split(":");
-                if (!parts[0].isEmpty()) {
-                    devices.add(new Device(parts[0], parts.length > 1 ? Integer.parseInt(parts[1]) : 1, gidIndex));
-                }
-            }
-        }
-        devices.sort(Comparator.comparing(Device::hca, Port::compareHcaNames).thenComparingInt(Device::port));
-        return devices;
+    List<AllocatedDevice> devices() throws IOException {
+        return AllocatedDevice.of(devicesJson, ncclIbHca, gidIndex);
     }
 }

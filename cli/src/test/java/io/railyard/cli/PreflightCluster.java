@@ -84,7 +84,7 @@ public final class PreflightCluster implements AutoCloseable {
     }
 
     /** The pods' logs as the helper would have written them. */
-    public PreflightSweep.PodLogs logs() {
+    public PodLogs logs() {
         return (ns, name) -> Optional.ofNullable(client.pods().inNamespace(ns).withName(name).get()).map(this::log);
     }
 

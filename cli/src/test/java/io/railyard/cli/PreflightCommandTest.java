@@ -247,9 +247,9 @@ class PreflightCommandTest {
 
     @Test
     void podsArePacedAtTheCreateRate() {
-        assertThat(PreflightSweep.startOf(0, 50)).isZero();
-        assertThat(PreflightSweep.startOf(50, 50)).isEqualTo(1_000_000_000L);
-        assertThat(PreflightSweep.startOf(3, 2)).isEqualTo(1_500_000_000L);
+        assertThat(PodPairSweep.startOf(0, 50)).isZero();
+        assertThat(PodPairSweep.startOf(50, 50)).isEqualTo(1_000_000_000L);
+        assertThat(PodPairSweep.startOf(3, 2)).isEqualTo(1_500_000_000L);
     }
 
     @Test

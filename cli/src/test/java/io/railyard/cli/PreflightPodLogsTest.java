@@ -6,6 +6,7 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.server.mock.EnableKubernetesMockClient;
 import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
 import io.railyard.operator.preflight.HelperOutput;
+import io.railyard.operator.preflight.PreflightPods;
 import java.nio.file.Files;
 import org.junit.jupiter.api.Test;
 
@@ -21,7 +22,7 @@ class PreflightPodLogsTest {
                 + Files.readString(PreflightCluster.PERFTEST.resolve(PreflightCluster.FAST)) + HelperOutput.end("client", 0, "mlx5_0", "0") + "\n";
         server.expect().get().withPath("/api/v1/namespaces/ns/pods/preflight-x-0-0-client/log?container=preflight").andReturn(200, log).once();
 
-        String read = PreflightSweep.PodLogs.through(client).read("ns", "preflight-x-0-0-client").orElseThrow();
+        String read = PodLogs.through(client, PreflightPods.CONTAINER).read("ns", "preflight-x-0-0-client").orElseThrow();
 
         assertThat(HelperOutput.parse(read).runs()).singleElement().satisfies(run -> assertThat(run.gbps()).isEqualTo(197.7));
     }
@@ -30,6 +31,6 @@ class PreflightPodLogsTest {
     void aLogTheApiWillNotGiveIsAbsentNotAnError() {
         server.expect().get().withPath("/api/v1/namespaces/ns/pods/gone/log?container=preflight").andReturn(404, "{\"kind\":\"Status\",\"code\":404}").once();
 
-        assertThat(PreflightSweep.PodLogs.through(client).read("ns", "gone")).isEmpty();
+        assertThat(PodLogs.through(client, PreflightPods.CONTAINER).read("ns", "gone")).isEmpty();
     }
 }

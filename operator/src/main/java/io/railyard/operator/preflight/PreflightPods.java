@@ -33,7 +33,16 @@ public final class PreflightPods {
     /** A pod of the command, pinned to its node; {@code serverAddress} is null for the server. */
     public static Pod pod(String namespace, String run, String name, String role, String node, String peerNode, String serverAddress,
             Settings settings) {
-        List<String> args = helperArgs(role, serverAddress, PORT_BASE, settings, null);
+        return pod(namespace, Names.PREFLIGHT_LABEL, run, name, role, node, peerNode, helperArgs(role, serverAddress, PORT_BASE, settings, null),
+                settings);
+    }
+
+    /**
+     * A measurement pod of a sweep (preflight, speedup) pinned to its node, labelled {@code label=run}, running Railyard's
+     * helper with {@code args}; with {@code settings.devicesPerNode()} 0 it asks for no RDMA device.
+     */
+    public static Pod pod(String namespace, String label, String run, String name, String role, String node, String peerNode, List<String> args,
+            Settings settings) {
         PodSpecBuilder spec = new PodSpecBuilder()
                 .withRestartPolicy("Never")
                 .withNewAffinity().withNewNodeAffinity().withNewRequiredDuringSchedulingIgnoredDuringExecution()
@@ -47,7 +56,7 @@ public final class PreflightPods {
             spec.withHostNetwork(true).withDnsPolicy("ClusterFirstWithHostNet");
         }
         return new PodBuilder().withNewMetadata().withName(name).withNamespace(namespace)
-                .addToLabels(Names.PREFLIGHT_LABEL, run)
+                .addToLabels(label, run)
                 .addToAnnotations(Map.of(Names.PREFLIGHT_ROLE_ANNOTATION, role, Names.PREFLIGHT_PEER_ANNOTATION, peerNode,
                         Names.PREFLIGHT_HCA_ANNOTATION, hcaIndexes(settings.devicesPerNode())))
                 .endMetadata().withSpec(spec.build()).build();
@@ -62,7 +71,8 @@ public final class PreflightPods {
     }
 
     private static Container container(Settings settings, List<String> args) {
-        Map<String, Quantity> rdma = Map.of(settings.rdmaResource(), new Quantity(String.valueOf(settings.devicesPerNode())));
+        Map<String, Quantity> rdma = settings.devicesPerNode() == 0 ? Map.of()
+                : Map.of(settings.rdmaResource(), new Quantity(String.valueOf(settings.devicesPerNode())));
         return new ContainerBuilder()
                 .withName(CONTAINER)
                 .withImage(settings.image())
@@ -91,6 +101,6 @@ public final class PreflightPods {
 
     /** The HCAs a pod tests, as indexes into what the device plugin allocated: index k meets the peer's index k. */
     private static String hcaIndexes(int devices) {
-        return devices == 1 ? "0" : "0-" + (devices - 1);
+        return devices == 0 ? "none" : devices == 1 ? "0" : "0-" + (devices - 1);
     }
 }

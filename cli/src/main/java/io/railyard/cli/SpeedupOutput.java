@@ -1,0 +1,116 @@
+package io.railyard.cli;
+
+import io.railyard.diagnose.logs.LogAnalysis;
+import io.railyard.diagnose.logs.LogReport;
+import io.railyard.diagnose.logs.Severity;
+import java.io.ByteArrayInputStream;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.OptionalDouble;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * What {@code railyard speedup-link} printed: its framed tests, each tool's output read by {@code analyze}'s analyzers
+ * (perftest, iperf3), the TCP round trip, and the tests it skipped with the reason.
+ */
+final class SpeedupOutput {
+    private static final Pattern ROUND_TRIP = Pattern.compile("tcp-lat samples=\\d+ rtt-us=([\\d.]+)");
+
+    /** One framed test: its begin line's fields, its exit, and what the analyzers read in its output. */
+    record Test(Map<String, String> fields, String exit, LogReport report, String output) {
+        String name() {
+            return fields.getOrDefault("test", "?");
+        }
+
+        boolean ok() {
+            return exit.equals("0");
+        }
+
+        Integer cpus() {
+            String cpus = fields.get("cpus");
+            return cpus != null && cpus.matches("\\d+") ? Integer.valueOf(cpus) : null;
+        }
+
+        /** Why it gave no result, in the tool's own words where it has some. */
+        String failure() {
+            if (exit.equals("timeout")) {
+                return "no result before the timeout (the peer never connected or the test hung)";
+            }
+            if (exit.equals("127")) {
+                return output.lines().findFirst().orElse("the tool could not be started") + " (is it in the image?)";
+            }
+            return report.findings().stream().filter(f -> f.severity() == Severity.ERROR).map(f -> f.summary()).findFirst()
+                    .orElse(output.lines().map(String::strip).filter(l -> !l.isEmpty()).reduce((a, b) -> b)
+                            .map(l -> "exit " + exit + ": " + l).orElse("exit " + exit + " and no output"));
+        }
+    }
+
+    final List<Test> tests = new ArrayList<>();
+    /** Skipped tests by name ({@code rdma}): the reason. */
+    final Map<String, String> skipped = new HashMap<>();
+    Double roundTripMicros;
+
+    static SpeedupOutput parse(String log) {
+        SpeedupOutput parsed = new SpeedupOutput();
+        Map<String, String> begin = null;
+        StringBuilder block = new StringBuilder();
+        for (String line : log.split("\n", -1)) {
+            int mark = line.indexOf(SpeedupLinkCommand.MARK);
+            if (mark < 0) {
+                if (begin != null) {
+                    block.append(line).append('\n');
+                }
+                continue;
+            }
+            String rest = line.substring(mark + SpeedupLinkCommand.MARK.length()).strip();
+            Matcher roundTrip = ROUND_TRIP.matcher(rest);
+            if (rest.startsWith("begin ")) {
+                begin = fields(rest);
+                block.setLength(0);
+            } else if (rest.startsWith("end ") && begin != null) {
+                parsed.tests.add(test(begin, fields(rest).getOrDefault("exit", "?"), block.toString()));
+                begin = null;
+            } else if (rest.startsWith("skip ")) {
+                Map<String, String> skip = fields(rest);
+                parsed.skipped.put(skip.getOrDefault("test", "?"), rest.substring(rest.indexOf("reason=") + "reason=".length()));
+            } else if (roundTrip.find()) {
+                parsed.roundTripMicros = Double.valueOf(roundTrip.group(1));
+            }
+        }
+        if (begin != null) {
+            parsed.tests.add(test(begin, "cut", block.toString()));
+        }
+        return parsed;
+    }
+
+    List<Test> tests(String name) {
+        return tests.stream().filter(t -> t.name().equals(name)).toList();
+    }
+
+    private static Test test(Map<String, String> begin, String exit, String output) {
+        try {
+            LogReport report = LogAnalysis.analyze(begin.getOrDefault("test", "?"), new ByteArrayInputStream(output.getBytes(StandardCharsets.UTF_8)),
+                    OptionalDouble.empty());
+            return new Test(begin, exit, report, output);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e); // a byte array does not fail
+        }
+    }
+
+    private static Map<String, String> fields(String text) {
+        Map<String, String> fields = new HashMap<>();
+        for (String word : text.split("\\s+")) {
+            int eq = word.indexOf('=');
+            if (eq > 0) {
+                fields.put(word.substring(0, eq), word.substring(eq + 1));
+            }
+        }
+        return fields;
+    }
+}
