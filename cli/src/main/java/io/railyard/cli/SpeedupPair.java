@@ -95,7 +95,8 @@ record SpeedupPair(String client, String server, Path rdma, Path tcp) {
         Iperf3Summary tcp = run.report().iperf3();
         Double gbps = tcp == null ? null : tcp.receivedGbps() != null ? tcp.receivedGbps() : tcp.sentGbps();
         if (!run.ok() || gbps == null) {
-            return Path.failed("iperf3: " + run.failure());
+            String failure = run.failure();
+            return Path.failed(failure.contains("iperf3") ? failure : "iperf3: " + failure);
         }
         Double receiver = tcp.remoteCpuPercent();
         if (receiver == null) {
