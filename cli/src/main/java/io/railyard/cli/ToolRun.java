@@ -38,7 +38,8 @@ record ToolRun(String output, String exit) {
                 }
             }
             String text = output.get();
-            if (process.exitValue() != 0 && notListening.test(text) && Instant.now().plusMillis(retryMillis).isBefore(deadline)) {
+            // iperf3 -J exits 0 when it could not connect: its words decide, not its status
+            if (notListening.test(text) && Instant.now().plusMillis(retryMillis).isBefore(deadline)) {
                 Thread.sleep(retryMillis);
                 continue;
             }
