@@ -1,8 +1,9 @@
 # The Railyard image: one jar, every command (agent, doctor, fabric, ...). Build the jar first: ./mvnw -DskipTests package
 FROM eclipse-temurin:25-jre
 # infiniband-diags: ibnetdiscover, iblinkinfo and ibqueryerrors for `railyard fabric` (deploy/fabric); perftest: ib_write_bw for
-# `railyard preflight` and the TrainingJob gate; curl trains the cache below
-RUN apt-get update && apt-get install -y --no-install-recommends infiniband-diags perftest curl && rm -rf /var/lib/apt/lists/*
+# `railyard preflight` and the TrainingJob gate, ib_write_bw and ib_write_lat for `railyard speedup`, beside iperf3 for its TCP
+# side; curl trains the cache below
+RUN apt-get update && apt-get install -y --no-install-recommends infiniband-diags perftest iperf3 curl && rm -rf /var/lib/apt/lists/*
 COPY cli/target/railyard.jar /opt/railyard/railyard.jar
 COPY examples/nodes/roce-8gpu /opt/railyard/train/roce-8gpu
 COPY tools/train-aot-cache tools/agent-jvm-options /opt/railyard/train/

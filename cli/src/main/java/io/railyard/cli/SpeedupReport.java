@@ -91,7 +91,7 @@ final class SpeedupReport {
             }
         }
         if (measured > 0) {
-            text.append("sweep (median of ").append(measured).append(" pairs): bandwidth RDMA/TCP ").append(figure(bandwidthRatio)).append('×');
+            text.append("sweep (median of ").append(measured).append(measured == 1 ? " pair" : " pairs").append("): bandwidth RDMA/TCP ").append(figure(bandwidthRatio)).append('×');
             if (latencyRatio != null) {
                 text.append(", latency ").append(figure(latencyRatio)).append("× lower");
             }

@@ -128,9 +128,9 @@ class ImageIT {
     }
 
     @Test
-    void theFabricToolsArePresentAndTheUserIsNotRoot() throws Exception {
-        assertThat(inside("sh", "-c", "for tool in ib_write_bw ibnetdiscover iblinkinfo ibqueryerrors; do command -v $tool; done").out().lines())
-                .hasSize(4).allMatch(line -> line.startsWith("/usr/"));
+    void theFabricAndMeasuringToolsArePresentAndTheUserIsNotRoot() throws Exception {
+        assertThat(inside("sh", "-c", "for tool in ib_write_bw ib_write_lat iperf3 ibnetdiscover iblinkinfo ibqueryerrors; do command -v $tool; done")
+                .out().lines()).hasSize(6).allMatch(line -> line.startsWith("/usr/"));
         assertThat(inside("id", "-u").out().strip()).isEqualTo("65532");
     }
 
