@@ -136,7 +136,8 @@ class SpeedupCollectivesTest {
                     .allSatisfy(job -> assertThat(job).startsWith("speedup-"))
                     .satisfies(jobs -> assertThat(jobs.get(0)).endsWith("-rdma-gpudirect"))
                     .satisfies(jobs -> assertThat(jobs.get(2)).endsWith("-sockets"));
-            assertThat(client.resources(TrainingJob.class).inNamespace("ns").list().getItems()).as("deleted after").isEmpty();
+            org.awaitility.Awaitility.await().atMost(java.time.Duration.ofSeconds(20)).untilAsserted(() -> assertThat(client
+                    .resources(TrainingJob.class).inNamespace("ns").list().getItems()).as("deleted after, the operator's finalizer let go").isEmpty());
             assertThat(client.configMaps().inNamespace("ns").withLabel(CollectiveJobs.SPEEDUP_LABEL).list().getItems()).isEmpty();
         } finally {
             kubelet.close();
