@@ -68,7 +68,7 @@ final class SpeedupPage {
             return;
         }
         double width = Math.max(1, figures.gbps() / max * WIDTH);
-        svg.open("g", "class", "bar", "data-path", path, "data-gbps", figures.gbps());
+        svg.open("g", "class", "bar", "data-path", path, "data-gbps", String.valueOf(figures.gbps())); // exact, as in the JSON
         svg.element("title", String.format(Locale.ROOT, "%s %.2f Gb/s", path.equals("rdma") ? "RDMA" : "TCP", figures.gbps()));
         svg.empty("rect", "x", LABEL, "y", y, "width", width, "height", BAR, "fill", colour);
         svg.element("text", String.format(Locale.ROOT, "%.1f Gb/s", figures.gbps()), "x", LABEL + width + 4, "y", y + BAR - 3);
@@ -84,7 +84,7 @@ final class SpeedupPage {
             CollectiveRun.Row row = run.rows().get(i);
             double y = 4 + (BAR + 4) * i;
             double width = Math.max(1, row.busGBps() / max * WIDTH);
-            svg.open("g", "class", "size", "data-bytes", row.bytes(), "data-busbw", row.busGBps());
+            svg.open("g", "class", "size", "data-bytes", String.valueOf(row.bytes()), "data-busbw", String.valueOf(row.busGBps()));
             svg.element("text", CollectiveRun.size(row.bytes()), "x", LABEL - 6, "y", y + BAR - 3, "text-anchor", "end");
             svg.empty("rect", "x", LABEL, "y", y, "width", width, "height", BAR, "fill", run.variant() == CollectiveRun.Variant.SOCKETS ? TCP : RDMA);
             svg.element("text", String.format(Locale.ROOT, "%.2f GB/s", row.busGBps()), "x", LABEL + width + 4, "y", y + BAR - 3);
