@@ -172,9 +172,10 @@ class InPlaceRestartTest {
         }
 
         runsAttempt("resume", "1");
+        // a pod moved to attempt 1 still shows its old run until the played kubelet restarts it: wait for both restarts
+        await().atMost(Duration.ofSeconds(20)).untilAsserted(() -> assertThat(kubelet.restartsInPlace()).contains("resume-0@1", "resume-1@1"));
         assertThat(identities("resume")).isEqualTo(before);
         assertThat(status("resume").restarts).isEqualTo(1);
-        assertThat(kubelet.restartsInPlace()).contains("resume-0@1", "resume-1@1");
     }
 
     @Test
