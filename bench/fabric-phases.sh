@@ -10,7 +10,7 @@ runs=${2:-7}
 topology=$(synthetic_fabric "$hosts" "${@:3}")
 for _ in $(seq "$runs"); do
   "$JAVA_HOME/bin/java" -XX:+UseSerialGC -XX:TieredStopAtLevel=1 -XX:InitialRAMPercentage=6 -XX:NewRatio=1 \
-    -cp "bench/target/classes:$cp" io.railyard.cli.FabricPhases "$topology"
+    -cp "bench/target/classes:$cp" io.railyard.bench.FabricPhases "$topology"
 done > "$work/runs"
 line="$hosts hosts, $runs cold runs, medians (ms):"
 for phase in read parse topology health json; do

@@ -9,7 +9,7 @@ command -v jq >/dev/null || { echo "nccl-ras.sh: jq is the peer: apt-get install
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 classes="bench/target/classes:$cp"
-"$JAVA_HOME/bin/java" -cp "$classes" 'io.railyard.cli.NcclRasBench$Write' "$work/ras.json"
+"$JAVA_HOME/bin/java" -cp "$classes" 'io.railyard.bench.NcclRasBench$Write' "$work/ras.json"
 jq_times=()
 for _ in $(seq "$runs"); do jq_times+=("$(millis jq empty "$work/ras.json")"); done
-"$JAVA_HOME/bin/java" -Xmx1g -cp "$classes" io.railyard.cli.NcclRasBench "$work/ras.json" "${jq_times[@]}" 2>/dev/null
+"$JAVA_HOME/bin/java" -Xmx1g -cp "$classes" io.railyard.bench.NcclRasBench "$work/ras.json" "${jq_times[@]}" 2>/dev/null

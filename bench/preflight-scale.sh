@@ -9,6 +9,6 @@ runs=${3:-3}
 . "$(dirname "$0")/harness.sh"
 for run in $(seq "$runs"); do
   echo "run $run"
-  "$JAVA_HOME/bin/java" -Xmx1g -Drailyard.repo=. -cp "bench/target/classes:$cp" io.railyard.cli.PreflightScale "$nodes" "$devices" 2>/dev/null \
+  "$JAVA_HOME/bin/java" -Xmx1g -Drailyard.repo=. -cp "bench/target/classes:$cp" io.railyard.bench.PreflightScale "$nodes" "$devices" 2>/dev/null \
     | grep -E '^(peer|sweep|PASS|FAIL|  )'
 done

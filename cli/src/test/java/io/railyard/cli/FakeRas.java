@@ -18,7 +18,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  * report, the last one again after; {@link #CLOSE} closes the connection without a word, as a dying process does,
  * and {@link #SILENT} never answers.
  */
-final class FakeRas implements AutoCloseable {
+public final class FakeRas implements AutoCloseable {
     static final String CLOSE = "<close>";
     /** Reads the commands and never answers, as a stopped process's socket does. */
     static final String SILENT = "<silent>";
@@ -30,19 +30,19 @@ final class FakeRas implements AutoCloseable {
     private final List<String> commands = new CopyOnWriteArrayList<>();
 
     /** @param json whether it speaks JSON (NCCL 2.28.7+) */
-    FakeRas(boolean json, List<String> reports) throws IOException {
+    public FakeRas(boolean json, List<String> reports) throws IOException {
         this.server = new ServerSocket(0, 16, InetAddress.getLoopbackAddress());
         this.json = json;
         this.reports = reports;
         Thread.ofVirtual().start(this::serve);
     }
 
-    String address() {
+    public String address() {
         return "127.0.0.1:" + server.getLocalPort();
     }
 
     /** Status queries answered so far. */
-    int served() {
+    public int served() {
         return served.get();
     }
 

@@ -6,10 +6,10 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 
 /** A kubeconfig that points the command line at the fabric8 mock API server of a test. */
-final class MockKubeconfig {
+public final class MockKubeconfig {
     private MockKubeconfig() {}
 
-    static Path write(Path dir, KubernetesClient client) throws IOException {
+    public static Path write(Path dir, KubernetesClient client) throws IOException {
         return Files.writeString(dir.resolve("kubeconfig"), """
                 apiVersion: v1
                 kind: Config

@@ -83,6 +83,17 @@ public final class PreflightCluster implements AutoCloseable {
         }
     }
 
+    /** Runs {@code railyard preflight ARGS} in this JVM, its pods' logs from this cluster (for the benches). */
+    public int preflight(java.io.PrintWriter out, java.io.PrintWriter err, String... args) {
+        picocli.CommandLine.IFactory factory = new picocli.CommandLine.IFactory() {
+            @Override
+            public <K> K create(Class<K> type) throws Exception {
+                return type == PreflightCommand.class ? type.cast(new PreflightCommand(logs())) : picocli.CommandLine.defaultFactory().create(type);
+            }
+        };
+        return Railyard.run(out, err, factory, args);
+    }
+
     /** The pods' logs as the helper would have written them. */
     public PodLogs logs() {
         return (ns, name) -> Optional.ofNullable(client.pods().inNamespace(ns).withName(name).get()).map(this::log);

@@ -1,8 +1,6 @@
 package io.railyard.diagnose.logs;
 
-import java.util.LinkedHashSet;
 import java.util.Optional;
-import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -29,7 +27,6 @@ final class NcclLogAnalyzer implements Analyzer {
     private static final String FI_GETINFO = "fi_getinfo";
     private static final String NO_OPTIMAL_PROVIDER = "Could not find any optimal provider";
     /** {@code NET/IB : Using [0]…}, and {@code NET/Socket: Using [0]…} as NCCL 2.3 and 2.4 wrote it. */
-    private static final String IB_USING = ": Using [";
     private static final String GDR = "GPU Direct RDMA ";
     private static final String COMPLETION = "Got completion";
     private static final String IBV = "ibv_";
@@ -40,14 +37,11 @@ final class NcclLogAnalyzer implements Analyzer {
 
     private static final Pattern VERSION_NUMBER = Pattern.compile("NCCL version (\\d+\\.\\d+\\.\\d+)");
     private static final Pattern BOOTSTRAP_IF = Pattern.compile("Bootstrap ?: Using \\[?\\d*\\]?([^:<\\s]+)");
-    private static final Pattern NET_DEVICE = Pattern.compile("\\[\\d+\\]\\s*([\\w.-]+:\\d+)/(IB|RoCE)");
-    private static final Pattern NET_USING = Pattern.compile("NET/([\\w.-]+) ?: Using ");
     /** HPC-X's IB plugin loaded and then turned off: NCCL's own IB transport carries the traffic. */
     private static final String IBEXT_DISABLED = "NCCL_IBEXT_DISABLE set by environment to 1";
     private static final Pattern NETWORK_NAME = Pattern.compile("^(AWS Libfabric|\\S+)");
     private static final Pattern PLUGIN_NAME = Pattern.compile("(?:P2P plugin|Initialized NET plugin|Assigned NET plugin) (\\S+)");
     private static final Pattern GDR_DISTANCE = Pattern.compile("GPU Direct RDMA Disabled for GPU .*\\(distance (\\d+) >=? (\\d+)\\)");
-    private static final int MAX_HCAS = 256;
 
     private final Findings findings;
     private final NcclTuningLines tuning = new NcclTuningLines();
@@ -61,19 +55,10 @@ final class NcclLogAnalyzer implements Analyzer {
     private boolean ibPlugin;
     /** What "Connected all rings, ... GDR n" said, null without such a line. */
     private Boolean ringsGdr;
-    private final Set<String> hcas = new LinkedHashSet<>();
-    private boolean anyIb;
-    private boolean anyRoce;
-    private String socketInterfaces;
-    private String lastDevices;
-    /** The end of the last such line, from just before ": Using [": matched in place against the next rank's. */
-    private String lastDevicesKey;
-    /** The init lines that name the networks NCCL set up (number and text: a Line is reused), for an inference. */
-    private InitLine ibInit;
-    private InitLine socketInit;
+    /** aws-ofi-nccl's init line (number and text: a Line is reused), for an inference; IB's and Socket's are in devices. */
     private InitLine ofiInit;
+    private final NcclDevices devices = new NcclDevices();
 
-    private record InitLine(long number, String text) {}
     private long netConnections;
     private long gdrConnections;
     private long socketConnections;
@@ -157,8 +142,8 @@ final class NcclLogAnalyzer implements Analyzer {
                     read(line);
                 } else if (second == 'o' && line.startsWith(CONNECTED_RINGS, message)) {
                     connectedRings(line);
-                } else if (second == 'U' && socketInit == null && line.startsWith(CUDA_DEV, message) && line.contains("Socket NIC distance")) {
-                    socketInit = new InitLine(line.number(), line.text()); // NCCL 2.3/2.4: "CUDA Dev 0[0], Socket NIC distance :  PHB"
+                } else if (second == 'U' && devices.socketInit == null && line.startsWith(CUDA_DEV, message) && line.contains("Socket NIC distance")) {
+                    devices.socketInit = new InitLine(line.number(), line.text()); // NCCL 2.3/2.4: "CUDA Dev 0[0], Socket NIC distance :  PHB"
                 }
             }
             case 'U' -> {
@@ -188,7 +173,7 @@ final class NcclLogAnalyzer implements Analyzer {
         if (line.startsWith(VARIABLE, message)) {
             tuning.setting(line, message);
         }
-        if (!repeatedDevices(line)) {
+        if (!devices.repeated(line)) {
             read(line); // and "NET/IB : Using [0]mlx5_0:1/IB ..." with only its own out-of-band address changed
         }
     }
@@ -220,9 +205,7 @@ final class NcclLogAnalyzer implements Analyzer {
             }
             network = name.isEmpty() ? network : name;
         }
-        if (line.contains(IB_USING)) {
-            devices(line);
-        }
+        devices.read(line);
         if (line.contains(PLUGIN)) {
             match(PLUGIN_NAME, line).filter(m -> !m.group(1).equals("IB") && !m.group(1).equals("Socket"))
                     .ifPresent(m -> plugin = m.group(1));
@@ -235,7 +218,7 @@ final class NcclLogAnalyzer implements Analyzer {
             gdr(line);
         }
         if (line.contains(COMPLETION)) {
-            String transport = errors.completion(line, anyRoce);
+            String transport = errors.completion(line, devices.anyRoce);
             if (completionTransport == null) {
                 completionTransport = transport;
             }
@@ -292,49 +275,6 @@ final class NcclLogAnalyzer implements Analyzer {
         }
     }
 
-    /** Whether this is the last NET/... Using line again, but for the out-of-band address: matched in place. */
-    private boolean repeatedDevices(Line line) {
-        if (lastDevicesKey == null || !line.contains(IB_USING)) {
-            return false;
-        }
-        int using = line.indexOf(IB_USING, 0);
-        int oob = line.indexOf("; OOB", using);
-        int keyFrom = Math.max(using - 7, 0); // "NET/IB " or "Socket " before ": Using [", then the devices
-        return (oob < 0 ? line.length() : oob) - keyFrom == lastDevicesKey.length() && line.startsWith(lastDevicesKey, keyFrom);
-    }
-
-    private void devices(Line line) {
-        if (repeatedDevices(line)) {
-            return; // every rank says it again for every communicator, with only its own out-of-band address changed
-        }
-        int using = line.indexOf(IB_USING, 0);
-        int oob = line.indexOf("; OOB", using);
-        int end = oob < 0 ? line.length() : oob;
-        String text = line.text();
-        lastDevicesKey = text.substring(Math.max(using - 7, 0), end);
-        String devices = text.substring(Math.max(text.lastIndexOf("NET/", using), 0), end);
-        if (devices.equals(lastDevices)) {
-            return;
-        }
-        lastDevices = devices;
-        Matcher net = NET_USING.matcher(text);
-        if (!net.find()) {
-            return;
-        }
-        if (net.group(1).equals("Socket")) {
-            socketInterfaces = text.substring(net.end()).strip();
-            socketInit = socketInit == null ? new InitLine(line.number(), text) : socketInit;
-            return;
-        }
-        ibInit = ibInit == null ? new InitLine(line.number(), text) : ibInit;
-        Matcher device = NET_DEVICE.matcher(text);
-        while (device.find() && hcas.size() < MAX_HCAS) {
-            hcas.add(device.group(1));
-            anyRoce |= device.group(2).equals("RoCE");
-            anyIb |= device.group(2).equals("IB");
-        }
-    }
-
     private void gdr(Line line) {
         String text = line.text();
         if (text.contains("Disabled")) {
@@ -372,12 +312,12 @@ final class NcclLogAnalyzer implements Analyzer {
         }
         String transport = transport();
         boolean fallback = transport.equals("socket")
-                && (errors.ibFailed() || ibInit != null);
+                && (errors.ibFailed() || devices.ibInit != null);
         Boolean gdr = gdrConnections > 0 ? Boolean.TRUE : gdrDisabled ? Boolean.FALSE : ringsGdr != null ? ringsGdr : gdrEnabled ? Boolean.TRUE : null;
         report.nccl = new NcclSummary(version, transport, transport.equals("plugin") || ibPlugin ? plugin : null, fallback, gdr,
-                hcas.stream().toList(), bootstrap, netConnections, gdrConnections);
-        conclude(report.nccl, fallback);
-        tuning.finish(findings, hcas.size());
+                devices.hcas.stream().toList(), bootstrap, netConnections, gdrConnections);
+        NcclConclusions.conclude(findings, report.nccl, devices.socketInterfaces, gdrNoModule);
+        tuning.finish(findings, devices.hcas.size());
     }
 
     private String transport() {
@@ -387,8 +327,8 @@ final class NcclLogAnalyzer implements Analyzer {
         }
         if (name == null && completionTransport != null) {
             // completions are only reported by NCCL's IB transport
-            anyRoce |= completionTransport.equals("RoCE");
-            anyIb |= completionTransport.equals("IB");
+            devices.anyRoce |= completionTransport.equals("RoCE");
+            devices.anyIb |= completionTransport.equals("IB");
             name = "IB";
         }
         if (name == null) {
@@ -407,7 +347,7 @@ final class NcclLogAnalyzer implements Analyzer {
             boolean namedPlugin = network == null && plugin != null && plugin.startsWith("IBext") && !ibextDisabled;
             ibPlugin = name.startsWith("IBext") || namedPlugin;
             plugin = name.startsWith("IBext") ? name : plugin;
-            return anyRoce && !anyIb ? "roce" : "ib";
+            return devices.anyRoce && !devices.anyIb ? "roce" : "ib";
         }
         plugin = name;
         return "plugin";
@@ -425,11 +365,11 @@ final class NcclLogAnalyzer implements Analyzer {
         if (ofiInit != null) {
             evidence = ofiInit;
             name = "AWS Libfabric";   // the name aws-ofi-nccl gives itself in "Using network"
-        } else if (ibInit != null && !hcas.isEmpty() && !ibFailed) {
-            evidence = ibInit;
+        } else if (devices.ibInit != null && !devices.hcas.isEmpty() && !ibFailed) {
+            evidence = devices.ibInit;
             name = "IB";
-        } else if (socketInit != null && (ibFailed || ibInit == null)) {
-            evidence = socketInit;
+        } else if (devices.socketInit != null && (ibFailed || devices.ibInit == null)) {
+            evidence = devices.socketInit;
             name = "Socket";
         } else {
             return null;
@@ -438,36 +378,6 @@ final class NcclLogAnalyzer implements Analyzer {
                         + " line for " + (name.equals("IB") ? "NET/IB and its devices" : name.equals("Socket") ? "NET/Socket" : name),
                 "NCCL_DEBUG=INFO with NCCL_DEBUG_SUBSYS=INIT,NET prints the channel lines that settle it", evidence.number(), evidence.text());
         return name;
-    }
-
-    private void conclude(NcclSummary nccl, boolean fallback) {
-        if (nccl.transport().equals("socket")) {
-            if (fallback) {
-                findings.conclude("socket-fallback", Severity.ERROR, "NCCL silently fell back from RDMA to TCP sockets"
-                        + (socketInterfaces == null ? "" : " (" + socketInterfaces + ")"),
-                        "fix the cause found above, then look for 'Using network IB' and 'via NET/IB' in the log");
-            } else if (!findings.has("rdma-disabled")) {
-                findings.conclude("socket-transport", Severity.ERROR, "NCCL used TCP sockets, not RDMA",
-                        "check NCCL_NET and NCCL_IB_DISABLE, the RDMA devices in the container, and NCCL_IB_HCA");
-            }
-            if (socketInterfaces != null && socketInterfaces.matches(".*\\]lo:.*") && !socketInterfaces.contains("[1]")) {
-                findings.conclude("socket-loopback", Severity.WARN, "NCCL's only socket interface is lo: ranks on other nodes cannot connect",
-                        "set NCCL_SOCKET_IFNAME to the interface of the pod or host network");
-            }
-            return;
-        }
-        if (nccl.rdma() && Boolean.TRUE.equals(nccl.gdr())) {
-            findings.conclude("rdma-verified", Severity.INFO, "NCCL used RDMA (" + nccl.transport()
-                    + (nccl.plugin() == null ? "" : " " + nccl.plugin()) + ")"
-                    + (nccl.hcas().isEmpty() ? "" : " on " + String.join(", ", nccl.hcas()))
-                    + (gdrConnections > 0 ? " with GPUDirect RDMA on " + gdrConnections + " of " + netConnections + " connections" : ""),
-                    "");
-        } else if (nccl.rdma() && !findings.has("gdr-disabled") && !findings.has("gdr-no-module") && !findings.has("gdr-distance")) {
-            findings.conclude("rdma-without-gdr", nccl.gdr() == null ? Severity.INFO : Severity.WARN, "NCCL used RDMA ("
-                    + nccl.transport() + ")" + (nccl.gdr() == null ? "; the log does not say whether GPUDirect RDMA was used"
-                    : " but without GPUDirect RDMA: every transfer is staged through host memory"),
-                    gdrNoModule ? "load nvidia_peermem" : "set NCCL_DEBUG_SUBSYS=INIT,NET to see per-connection GDRDMA");
-        }
     }
 
     private static Optional<Matcher> match(Pattern pattern, Line line) {

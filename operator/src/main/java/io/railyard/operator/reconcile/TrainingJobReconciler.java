@@ -2,7 +2,6 @@ package io.railyard.operator.reconcile;
 
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Node;
-import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
@@ -99,14 +98,14 @@ public final class TrainingJobReconciler implements Reconciler<TrainingJob>, Cle
         control.getResource().ifPresent(fresh -> changed(job, fresh.getStatus(), context.getClient()));
         TrainingJobStatus latest = control.getResource().map(TrainingJob::getStatus).orElse(job.getStatus());
         metrics.reconciled(key(job), latest);
-        scheduleNext(planned(job, latest), context, now);
+        scheduleNext(GangRuns.planned(job, latest), context, now);
         return control;
     }
 
     /** Sets when this job is due again with nothing changed; what was due by the start of this reconcile was seen by it. */
     private void scheduleNext(TrainingJob job, Context<TrainingJob> context, Instant reconciledAt) {
         String run = String.valueOf(job.getStatus() == null || job.getStatus().restarts == null ? 0 : job.getStatus().restarts);
-        List<Pod> pods = context.getSecondaryResources(Pod.class).stream().filter(pod -> ofRun(pod, run)).toList();
+        List<Pod> pods = context.getSecondaryResources(Pod.class).stream().filter(pod -> GangRuns.ofRun(pod, run)).toList();
         JobDeadlines.Kept kept = new JobDeadlines.Kept(stallWatch.lastRead(job), expectations.nextUnseen(key(job)), preflightDecidesAt.get(key(job)),
                 speedWatch.lastRead(job));
         Optional<Instant> next = JobDeadlines.next(job, pods, name -> JobInformers.node(context, name), kept, reconciledAt);
@@ -136,19 +135,19 @@ public final class TrainingJobReconciler implements Reconciler<TrainingJob>, Cle
         if (!job.unreadFields().isEmpty()) {
             writer.fail("UnreadableSpec", "the operator cannot read " + String.join("; ", job.unreadFields())
                     + ": is the CRD newer than the operator? Upgrade the operator, or remove the field");
-            return patch(job, before, status);
+            return StatusPatch.of(job, before, status);
         }
         List<String> errors = new ArrayList<>(JobValidation.errors(job));
         errors.addAll(HostPaths.disallowed(job, defaults.allowedHostPaths()));
         RestartStrategies.unserved(job.getSpec(), defaults.inPlaceRestart()).ifPresent(errors::add);
         if (!errors.isEmpty()) {
             writer.fail("InvalidSpec", String.join("; ", errors));
-            return patch(job, before, status);
+            return StatusPatch.of(job, before, status);
         }
         Function<String, Optional<Node>> nodes = name -> JobInformers.node(context, name);
         RunPolicy policy = job.getSpec().runPolicy;
         status.excludedNodes = RestartBook.stillExcluded(status.excludedNodes, nodes, policy, clock.instant());
-        TrainingJobModel.Desired desired = TrainingJobModel.desired(planned(job, status), defaults);
+        TrainingJobModel.Desired desired = TrainingJobModel.desired(GangRuns.planned(job, status), defaults);
         if (job.getStatus() == null) {
             JobEvents.warnings(client, job, desired.warnings(), clock.instant());
         }
@@ -161,12 +160,12 @@ public final class TrainingJobReconciler implements Reconciler<TrainingJob>, Cle
             }
         }
         String run = String.valueOf(status.restarts == null ? 0 : status.restarts);
-        Map<Boolean, List<Pod>> byRun = cached.stream().collect(Collectors.partitioningBy(pod -> ofRun(pod, run)));
+        Map<Boolean, List<Pod>> byRun = cached.stream().collect(Collectors.partitioningBy(pod -> GangRuns.ofRun(pod, run)));
         List<Pod> pods = byRun.get(true);
         if (inPlace(job)) { // pods an operator stopped before it moved them to this run: moved now (not those moved here, shown late)
             Set<String> moved = expectations.expected(key(job));
             List<Pod> earlier = byRun.get(false).stream().filter(pod -> !moved.contains(pod.getMetadata().getName())).toList();
-            InPlaceRestart.apply(client, job, InPlaceRestart.plan(earlier, excludedNodes(status)), Integer.parseInt(run));
+            InPlaceRestart.apply(client, job, InPlaceRestart.plan(earlier, GangRuns.excludedNodes(status)), Integer.parseInt(run));
         } else {
             GangPods.deleteEarlierRuns(client, job, run, byRun.get(false));
         }
@@ -220,7 +219,7 @@ public final class TrainingJobReconciler implements Reconciler<TrainingJob>, Cle
         if (!missing.isEmpty()) {
             Optional<Duration> waiting = Admission.waiting(status, generation(job), clock.instant());
             if (waiting.isPresent()) {
-                return patch(job, before, status);
+                return StatusPatch.of(job, before, status);
             }
             expectations.created(key(job), PodExpectations.names(missing), clock.instant());
             Map<String, KubernetesClientException> refused = GangPods.createAll(client, missing);
@@ -229,7 +228,7 @@ public final class TrainingJobReconciler implements Reconciler<TrainingJob>, Cle
                 Map.Entry<String, KubernetesClientException> first = refused.entrySet().iterator().next();
                 String reason = Admission.reason(first.getValue());
                 writer.rejected(first.getKey(), reason, Admission.message(first.getValue()), Admission.remedy(reason));
-                return patch(job, before, status);
+                return StatusPatch.of(job, before, status);
             }
         }
         if (status.podRejection != null) {
@@ -240,7 +239,7 @@ public final class TrainingJobReconciler implements Reconciler<TrainingJob>, Cle
         writer.observe(gang);
         if (!spares.isEmpty() || SparePods.desired(job, defaults) > 0) { // a job without spares pays nothing for them
             Set<String> taken = PodExpectations.names(context.getSecondaryResources(Pod.class));
-            status.spares = SparePool.keep(client, planned(job, status), defaults, spares, taken, status.phase, nodes, clock.instant());
+            status.spares = SparePool.keep(client, GangRuns.planned(job, status), defaults, spares, taken, status.phase, nodes, clock.instant());
         }
         if ("Running".equals(status.phase)) {
             InPlaceRestart.recovery(status, pods, clock.instant()).ifPresent(seconds -> {
@@ -268,7 +267,7 @@ public final class TrainingJobReconciler implements Reconciler<TrainingJob>, Cle
         if ("Running".equals(status.phase)) {
             speedWatch.read(job, logs(client), status, clock.instant()).ifPresent(writer::performance);
         }
-        return patch(job, before, status);
+        return StatusPatch.of(job, before, status);
     }
 
     private static String capitalized(String word) {
@@ -296,8 +295,8 @@ public final class TrainingJobReconciler implements Reconciler<TrainingJob>, Cle
             writer.restart(reason, blame.message(), "every pod is recreated");
             return stopNow(job, context, before, status);
         }
-        InPlaceRestart.Plan plan = InPlaceRestart.plan(pods, excludedNodes(status));
-        Map<Pod, Pod> promotions = SparePool.pairs(plan.replaced(), spares, excludedNodes(status));
+        InPlaceRestart.Plan plan = InPlaceRestart.plan(pods, GangRuns.excludedNodes(status));
+        Map<Pod, Pod> promotions = SparePool.pairs(plan.replaced(), spares, GangRuns.excludedNodes(status));
         entry.strategy = "InPlace";
         entry.restartedInPlace = plan.inPlace().size();
         entry.promoted = promotions.size();
@@ -321,7 +320,7 @@ public final class TrainingJobReconciler implements Reconciler<TrainingJob>, Cle
     }
 
     private void writeNow(TrainingJob job, Context<TrainingJob> context, TrainingJobStatus before, TrainingJobStatus status) {
-        log(job, before, status);
+        StatusPatch.log(job, before, status);
         new ResourceOperations<>(context).jsonPatchPrimaryStatus(job, current -> {
             current.setStatus(status);
             return current;
@@ -332,28 +331,6 @@ public final class TrainingJobReconciler implements Reconciler<TrainingJob>, Cle
 
     private boolean inPlace(TrainingJob job) {
         return RestartStrategies.inPlace(job.getSpec(), defaults.inPlaceRestart());
-    }
-
-    private static Set<String> excludedNodes(TrainingJobStatus status) {
-        return status.excludedNodes == null ? Set.of() : status.excludedNodes.stream().map(e -> e.node).collect(Collectors.toSet());
-    }
-
-    /** The job as its next pods are built: with the nodes excluded now. */
-    private static TrainingJob planned(TrainingJob job, TrainingJobStatus status) {
-        TrainingJob planned = new TrainingJob();
-        planned.setMetadata(job.getMetadata());
-        planned.setSpec(job.getSpec());
-        planned.setStatus(status);
-        return planned;
-    }
-
-    /** Whether a pod belongs to the gang's current run; pods from before runs were counted belong to the first. */
-    private static boolean ofRun(Pod pod, String run) {
-        if (SparePods.isSpare(pod)) {
-            return false;
-        }
-        String attempt = pod.getMetadata().getLabels() == null ? null : pod.getMetadata().getLabels().get(Names.ATTEMPT_LABEL);
-        return attempt == null ? run.equals("0") : attempt.equals(run);
     }
 
     private RankZeroLog logs(KubernetesClient client) {
@@ -404,28 +381,6 @@ public final class TrainingJobReconciler implements Reconciler<TrainingJob>, Cle
     private boolean deadlinePassed(TrainingJob job, TrainingJobStatus status) {
         Long deadline = job.getSpec().runPolicy == null ? null : job.getSpec().runPolicy.activeDeadlineSeconds;
         return deadline != null && status.startTime != null && clock.instant().isAfter(Instant.parse(status.startTime).plusSeconds(deadline));
-    }
-
-    /** Patches a fresh object holding only name, namespace and status, and only when the status changed. */
-    private static UpdateControl<TrainingJob> patch(TrainingJob job, TrainingJobStatus before, TrainingJobStatus after) {
-        boolean changed = !Serialization.asJson(before).equals(Serialization.asJson(after));
-        if (changed) {
-            log(job, before, after);
-        }
-        if (!changed) {
-            return UpdateControl.noUpdate();
-        }
-        TrainingJob fresh = new TrainingJob();
-        fresh.setMetadata(new ObjectMetaBuilder().withName(job.getMetadata().getName()).withNamespace(job.getMetadata().getNamespace()).build());
-        fresh.setStatus(after);
-        return UpdateControl.patchStatus(fresh);
-    }
-
-    private static void log(TrainingJob job, TrainingJobStatus before, TrainingJobStatus after) {
-        if (!Objects.equals(before.phase, after.phase) || !Objects.equals(before.restarts, after.restarts)) {
-            LOG.info("TrainingJob({}/{}) {} -> {}: {}", job.getMetadata().getNamespace(), job.getMetadata().getName(), before.phase,
-                    after.phase, JobEvents.latest(after));
-        }
     }
 
     private static String key(TrainingJob job) {

@@ -1,5 +1,6 @@
-package io.railyard.cli;
+package io.railyard.bench;
 
+import io.railyard.cli.FabricSteps;
 import io.railyard.fabric.Fabric;
 import io.railyard.fabric.FabricFinding;
 import io.railyard.fabric.FabricHealth;
@@ -20,7 +21,7 @@ public final class FabricPhases {
 
     public static void main(String[] args) {
         long t0 = System.nanoTime();
-        List<String> lines = FabricInput.read("--ibnetdiscover", args[0]);
+        List<String> lines = FabricSteps.read(args[0]);
         long t1 = System.nanoTime();
         Fabric fabric = IbNetDiscover.parse(lines);
         long t2 = System.nanoTime();
@@ -28,7 +29,7 @@ public final class FabricPhases {
         long t3 = System.nanoTime();
         List<FabricFinding> findings = FabricHealth.check(fabric, topology, List.of(), List.of(), null);
         long t4 = System.nanoTime();
-        String json = TreeJson.write(new FabricReport(fabric, topology, findings).json());
+        String json = FabricSteps.json(fabric, topology, findings);
         long t5 = System.nanoTime();
         System.out.printf("read %d parse %d topology %d health %d json %d (%d bytes)%n", ms(t0, t1), ms(t1, t2), ms(t2, t3), ms(t3, t4),
                 ms(t4, t5), json.getBytes(StandardCharsets.UTF_8).length);

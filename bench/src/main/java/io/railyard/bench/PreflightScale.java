@@ -1,4 +1,4 @@
-package io.railyard.cli;
+package io.railyard.bench;
 
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -11,6 +11,8 @@ import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
 import io.fabric8.mockwebserver.Context;
 import io.fabric8.mockwebserver.MockWebServer;
 import io.fabric8.mockwebserver.http.RecordedRequest;
+import io.railyard.cli.MockKubeconfig;
+import io.railyard.cli.PreflightCluster;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.io.Writer;
@@ -22,7 +24,6 @@ import java.util.TreeMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
-import picocli.CommandLine;
 
 /**
  * {@code railyard preflight} over a ring of NODES nodes with DEVICES HCAs each, against the fabric8 CRUD mock API
@@ -49,18 +50,12 @@ public final class PreflightScale {
             System.out.printf("peer: a plain client creating %d pods, 16 at a time: %.2f s%n", nodes, peer);
             PreflightCluster.nodes(kubelet, nodes, devices, "gpu");
             Path kubeconfig = MockKubeconfig.write(dir, kubelet);
-            CommandLine.IFactory factory = new CommandLine.IFactory() {
-                @Override
-                public <K> K create(Class<K> type) throws Exception {
-                    return type == PreflightCommand.class ? type.cast(new PreflightCommand(cluster.logs())) : CommandLine.defaultFactory().create(type);
-                }
-            };
             while (server.takeRequest(10, TimeUnit.MILLISECONDS) != null) {
                 // the set-up's requests
             }
             long start = System.nanoTime();
             StringWriter out = new StringWriter();
-            int code = Railyard.run(new PrintWriter(out, true), new PrintWriter(new Stamped(start), true), factory,
+            int code = cluster.preflight(new PrintWriter(out, true), new PrintWriter(new Stamped(start), true),
                     "preflight", "--kubeconfig=" + kubeconfig, "-n", "bench", "--selector", "gpu=true", "--poll-ms=250",
                     "--create-rate=100000"); // the command's own cost against the peer's, not the pacing
             double seconds = (System.nanoTime() - start) / 1e9;

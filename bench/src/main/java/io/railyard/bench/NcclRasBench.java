@@ -1,5 +1,6 @@
-package io.railyard.cli;
+package io.railyard.bench;
 
+import io.railyard.cli.FakeRas;
 import io.railyard.diagnose.ras.RasJson;
 import io.railyard.diagnose.ras.RasSamples;
 import io.railyard.diagnose.ras.RasText;
