@@ -387,7 +387,8 @@ class TrainingJobReconcilerTest {
 
         client.resources(TrainingJob.class).inNamespace("ns").withName("dra").delete();
 
-        await().atMost(Duration.ofSeconds(20)).untilAsserted(() ->
+        // 60 s: a clean-up that meets the job's own reconcile still running is retried after the SDK's back-off
+        await().atMost(Duration.ofSeconds(60)).untilAsserted(() ->
                 assertThat(client.resources(ResourceClaimTemplate.class).inNamespace("ns").withName("dra-rdma").get()).isNull());
     }
 
