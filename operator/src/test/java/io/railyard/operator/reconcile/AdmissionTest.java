@@ -67,7 +67,7 @@ class AdmissionTest {
         try (OperatorUnderTest ignored = OperatorUnderTest.start(client, (namespace, pod) -> Optional.empty(), clock)) {
             OperatorUnderTest.create(client, "refused", "{image: pytorch, script: t.py, nodes: 2, gpusPerNode: 8}");
 
-            await().atMost(Duration.ofSeconds(20)).untilAsserted(() -> assertThat(condition("refused", "PodsRejected"))
+            await().atMost(Duration.ofSeconds(60)).untilAsserted(() -> assertThat(condition("refused", "PodsRejected"))
                     .hasValueSatisfying(c -> assertThat(c.getStatus()).isEqualTo("True")));
             Condition rejected = condition("refused", "PodsRejected").orElseThrow();
             assertThat(rejected.getReason()).isEqualTo("PodSecurity");
@@ -87,8 +87,8 @@ class AdmissionTest {
 
             // the wait over, and nothing else happening: the next try is made at its time, and the API server now accepts the pods
             clock.advance(Duration.ofSeconds(11));
-            await().atMost(Duration.ofSeconds(20)).untilAsserted(() -> assertThat(pods("refused")).isEqualTo(2));
-            await().atMost(Duration.ofSeconds(20)).untilAsserted(() -> assertThat(condition("refused", "PodsRejected"))
+            await().atMost(Duration.ofSeconds(60)).untilAsserted(() -> assertThat(pods("refused")).isEqualTo(2));
+            await().atMost(Duration.ofSeconds(60)).untilAsserted(() -> assertThat(condition("refused", "PodsRejected"))
                     .hasValueSatisfying(c -> assertThat(c.getReason()).isEqualTo("Admitted")));
             assertThat(condition("refused", "PodsRejected").orElseThrow().getStatus()).isEqualTo("False");
             assertThat(job("refused").getStatus().podRejection).isNull();

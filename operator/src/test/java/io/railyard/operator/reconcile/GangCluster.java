@@ -54,11 +54,11 @@ final class GangCluster {
 
     /** The gang's pods of that attempt, once both run on a node, by name. */
     static Map<String, String> running(KubernetesClient client, String job, String attempt) {
-        await().atMost(Duration.ofSeconds(20)).untilAsserted(() -> assertThat(pods(client, job)).hasSize(2).allSatisfy(pod -> {
+        await().atMost(Duration.ofSeconds(60)).untilAsserted(() -> assertThat(pods(client, job)).hasSize(2).allSatisfy(pod -> {
             assertThat(pod.getMetadata().getLabels()).containsEntry(Names.ATTEMPT_LABEL, attempt);
             assertThat(pod.getStatus() == null ? null : pod.getStatus().getPhase()).isEqualTo("Running");
         }));
-        await().atMost(Duration.ofSeconds(20)).untilAsserted(() -> assertThat(status(client, job).phase).isEqualTo("Running"));
+        await().atMost(Duration.ofSeconds(60)).untilAsserted(() -> assertThat(status(client, job).phase).isEqualTo("Running"));
         Map<String, String> placement = new TreeMap<>();
         pods(client, job).forEach(pod -> placement.put(pod.getMetadata().getName(), pod.getSpec().getNodeName()));
         return placement;

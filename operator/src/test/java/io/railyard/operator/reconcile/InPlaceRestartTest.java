@@ -64,7 +64,7 @@ class InPlaceRestartTest {
 
     /** The gang running its attempt again: every pod labelled with it and its trainer running, the job Running. */
     private static void runsAttempt(String job, String attempt) {
-        await().atMost(Duration.ofSeconds(20)).untilAsserted(() -> {
+        await().atMost(Duration.ofSeconds(60)).untilAsserted(() -> {
             assertThat(GangCluster.pods(client, job)).hasSize(2).allSatisfy(pod -> {
                 assertThat(pod.getMetadata().getLabels()).containsEntry(Names.ATTEMPT_LABEL, attempt);
                 assertThat(pod.getStatus().getContainerStatuses()).anySatisfy(s -> assertThat(s.getState().getRunning()).isNotNull());
@@ -84,7 +84,7 @@ class InPlaceRestartTest {
 
         kubelet.failTrainer("own-1", 3);
 
-        await().atMost(Duration.ofSeconds(20)).untilAsserted(() -> assertThat(status("own").restarts).isEqualTo(1));
+        await().atMost(Duration.ofSeconds(60)).untilAsserted(() -> assertThat(status("own").restarts).isEqualTo(1));
         runsAttempt("own", "1");
         TrainingJobStatus.Restart restart = status("own").restartHistory.getLast();
         assertThat(restart.strategy).isEqualTo("InPlace");
@@ -97,7 +97,7 @@ class InPlaceRestartTest {
         assertThat(scheduler.bindings()).hasSize(bindings);
         // own-1 waited in await-rank and ran the new attempt without another restart; own-0's sidecar restarted it
         assertThat(kubelet.restartsInPlace()).contains("own-0@1").doesNotContain("own-1@1");
-        await().atMost(Duration.ofSeconds(20)).untilAsserted(() -> assertThat(status("own").restartHistory.getLast().recoverySeconds).isNotNull());
+        await().atMost(Duration.ofSeconds(60)).untilAsserted(() -> assertThat(status("own").restartHistory.getLast().recoverySeconds).isNotNull());
         assertThat(status("own").restarts).as("the trainers' restart counts of the new attempt are no new failure").isEqualTo(1);
     }
 
@@ -112,7 +112,7 @@ class InPlaceRestartTest {
 
         GangCluster.condition(client, bad, "RdmaPortDown", "True", "PortNotActive", "mlx5_3 port 1: DOWN", CLOCK.instant());
 
-        await().atMost(Duration.ofSeconds(20)).untilAsserted(() -> assertThat(status("fault").restarts).isEqualTo(1));
+        await().atMost(Duration.ofSeconds(60)).untilAsserted(() -> assertThat(status("fault").restarts).isEqualTo(1));
         runsAttempt("fault", "1");
         TrainingJobStatus.Restart restart = status("fault").restartHistory.getLast();
         assertThat(restart.strategy).isEqualTo("InPlace");
@@ -137,7 +137,7 @@ class InPlaceRestartTest {
 
         client.pods().inNamespace("ns").withName("recreate-1").delete();
 
-        await().atMost(Duration.ofSeconds(20)).untilAsserted(() -> assertThat(status("recreate").restarts).isEqualTo(1));
+        await().atMost(Duration.ofSeconds(60)).untilAsserted(() -> assertThat(status("recreate").restarts).isEqualTo(1));
         GangCluster.running(client, "recreate", "1");
         TrainingJobStatus.Restart restart = status("recreate").restartHistory.getLast();
         assertThat(restart.strategy).isEqualTo("Recreate");
@@ -173,7 +173,7 @@ class InPlaceRestartTest {
 
         runsAttempt("resume", "1");
         // a pod moved to attempt 1 still shows its old run until the played kubelet restarts it: wait for both restarts
-        await().atMost(Duration.ofSeconds(20)).untilAsserted(() -> assertThat(kubelet.restartsInPlace()).contains("resume-0@1", "resume-1@1"));
+        await().atMost(Duration.ofSeconds(60)).untilAsserted(() -> assertThat(kubelet.restartsInPlace()).contains("resume-0@1", "resume-1@1"));
         assertThat(identities("resume")).isEqualTo(before);
         assertThat(status("resume").restarts).isEqualTo(1);
     }
@@ -215,7 +215,7 @@ class InPlaceRestartTest {
         GangCluster.pool(client, job, subnet, 5);
         GangCluster.create(client, job, job, ", spareNodes: 1");
         GangCluster.running(client, job, "0");
-        await().atMost(Duration.ofSeconds(20)).untilAsserted(() -> assertThat(sparesReady(job)).isOne());
+        await().atMost(Duration.ofSeconds(60)).untilAsserted(() -> assertThat(sparesReady(job)).isOne());
     }
 
     @Test
@@ -230,7 +230,7 @@ class InPlaceRestartTest {
 
         GangCluster.condition(client, bad, "RdmaPortDown", "True", "PortNotActive", "mlx5_1 port 1: DOWN", CLOCK.instant());
 
-        await().atMost(Duration.ofSeconds(20)).untilAsserted(() -> assertThat(status("hot").restarts).isEqualTo(1));
+        await().atMost(Duration.ofSeconds(60)).untilAsserted(() -> assertThat(status("hot").restarts).isEqualTo(1));
         runsAttempt("hot", "1");
         TrainingJobStatus.Restart restart = status("hot").restartHistory.getLast();
         assertThat(restart.strategy).isEqualTo("InPlace");
@@ -246,7 +246,7 @@ class InPlaceRestartTest {
                 .containsEntry(Names.MASTER_ADDR_ANNOTATION, "hot-0.hot.ns.svc");
         assertThat(pod("hot-1")).as("no pod created in the failed rank's place").isNull();
         assertThat(pod("hot-0").getMetadata().getUid()).isEqualTo(rankZero);
-        await().atMost(Duration.ofSeconds(20)).untilAsserted(() -> {
+        await().atMost(Duration.ofSeconds(60)).untilAsserted(() -> {
             assertThat(pod("hot-spare-1")).isNotNull();
             assertThat(pod("hot-spare-1").getSpec().getNodeName()).isNotEqualTo(bad);
             assertThat(sparesReady("hot")).isOne();
@@ -260,7 +260,7 @@ class InPlaceRestartTest {
 
         GangCluster.condition(client, spareNode, "RdmaPortDown", "True", "PortNotActive", "mlx5_0 port 1: DOWN", CLOCK.instant());
 
-        await().atMost(Duration.ofSeconds(20)).untilAsserted(() -> {
+        await().atMost(Duration.ofSeconds(60)).untilAsserted(() -> {
             assertThat(pod("cold-spare-0")).isNull();
             assertThat(pod("cold-spare-1")).isNotNull();
             assertThat(pod("cold-spare-1").getSpec().getNodeName()).isNotNull().isNotEqualTo(spareNode);
@@ -274,7 +274,7 @@ class InPlaceRestartTest {
                 return p;
             });
         }
-        await().atMost(Duration.ofSeconds(20)).untilAsserted(() -> {
+        await().atMost(Duration.ofSeconds(60)).untilAsserted(() -> {
             assertThat(status("cold").phase).isEqualTo("Succeeded");
             assertThat(pod("cold-spare-1")).isNull();
         });

@@ -84,7 +84,7 @@ class TrainingJobReconcilerTest {
     void createsTheGangAndFollowsItToRunning() throws Exception {
         create("gang", "{image: pytorch, script: t.py, nodes: 2, gpusPerNode: 8, scheduling: {scheduler: volcano, queue: q}}");
 
-        await().atMost(Duration.ofSeconds(20)).untilAsserted(() -> assertThat(pods("gang")).hasSize(2));
+        await().atMost(Duration.ofSeconds(60)).untilAsserted(() -> assertThat(pods("gang")).hasSize(2));
         assertThat(client.services().inNamespace("ns").withName("gang").get()).isNotNull();
         assertThat(client.resources(PodGroup.class).inNamespace("ns").withName("gang").get().getSpec().getMinMember()).isEqualTo(2);
         assertThat(pods("gang")).allSatisfy(pod -> assertThat(pod.getMetadata().getOwnerReferences()).singleElement()
@@ -93,7 +93,7 @@ class TrainingJobReconcilerTest {
 
         pods("gang").forEach(pod -> place(pod, "node-" + pod.getMetadata().getName(), "Running"));
 
-        await().atMost(Duration.ofSeconds(20)).untilAsserted(() -> assertThat(job("gang").getStatus().phase).isEqualTo("Running"));
+        await().atMost(Duration.ofSeconds(60)).untilAsserted(() -> assertThat(job("gang").getStatus().phase).isEqualTo("Running"));
         assertThat(condition("gang", "Running").getStatus()).isEqualTo("True");
         assertThat(condition("gang", "Scheduled").getReason()).isEqualTo("AllPodsPlaced");
         assertThat(job("gang").getStatus().ranks).extracting(r -> r.pod).containsExactly("gang-0", "gang-1");
@@ -109,7 +109,7 @@ class TrainingJobReconcilerTest {
     void aNewJobsSpecWarningsBecomeWarningEvents() throws Exception {
         create("one-rail", "{image: pytorch, script: t.py, nodes: 1, gpusPerNode: 8}");
 
-        await().atMost(Duration.ofSeconds(20)).untilAsserted(() -> assertThat(client.v1().events().inNamespace("ns").list().getItems())
+        await().atMost(Duration.ofSeconds(60)).untilAsserted(() -> assertThat(client.v1().events().inNamespace("ns").list().getItems())
                 .anySatisfy(event -> {
                     assertThat(event.getInvolvedObject().getName()).isEqualTo("one-rail");
                     assertThat(event.getType()).isEqualTo("Warning");
@@ -134,8 +134,8 @@ class TrainingJobReconcilerTest {
                         """, io.fabric8.kubernetes.api.model.GenericKubernetesResource.class)).create();
         create("present", "{image: pytorch, script: t.py, nodes: 1, gpusPerNode: 8, rdma: {devicesPerNode: 8}}");
 
-        await().atMost(Duration.ofSeconds(20)).untilAsserted(() -> assertThat(pods("present")).hasSize(1));
-        await().atMost(Duration.ofSeconds(20)).untilAsserted(() -> assertThat(client.v1().events().inNamespace("ns").list().getItems())
+        await().atMost(Duration.ofSeconds(60)).untilAsserted(() -> assertThat(pods("present")).hasSize(1));
+        await().atMost(Duration.ofSeconds(60)).untilAsserted(() -> assertThat(client.v1().events().inNamespace("ns").list().getItems())
                 .anySatisfy(event -> {
                     assertThat(event.getInvolvedObject().getName()).isEqualTo("future");
                     assertThat(event.getType()).isEqualTo("Warning");
@@ -145,13 +145,13 @@ class TrainingJobReconcilerTest {
         assertThat(String.valueOf(stored.getAdditionalProperties().get("status"))).contains("type=Failed").contains("reason=UnreadableSpec");
         assertThat(pods("future")).isEmpty();
         create("after", "{image: pytorch, script: t.py, nodes: 1, gpusPerNode: 8, rdma: {devicesPerNode: 8}}");
-        await().atMost(Duration.ofSeconds(20)).untilAsserted(() -> assertThat(pods("after")).hasSize(1));
+        await().atMost(Duration.ofSeconds(60)).untilAsserted(() -> assertThat(pods("after")).hasSize(1));
     }
 
     @Test
     void aReconcileWithNothingChangedWritesNothing() throws Exception {
         create("quiet", "{image: pytorch, script: t.py, nodes: 2, gpusPerNode: 8}");
-        await().atMost(Duration.ofSeconds(20)).untilAsserted(() -> {
+        await().atMost(Duration.ofSeconds(60)).untilAsserted(() -> {
             assertThat(pods("quiet")).hasSize(2);
             assertThat(job("quiet").getStatus().phase).isEqualTo("Scheduling");
         });
@@ -190,18 +190,18 @@ class TrainingJobReconcilerTest {
     @Test
     void aFinishedJobIsDeletedAfterItsTtl() throws Exception {
         create("short", "{image: pytorch, script: t.py, nodes: 1, gpusPerNode: 8, runPolicy: {ttlSecondsAfterFinished: 1}}");
-        await().atMost(Duration.ofSeconds(20)).untilAsserted(() -> assertThat(pods("short")).hasSize(1));
+        await().atMost(Duration.ofSeconds(60)).untilAsserted(() -> assertThat(pods("short")).hasSize(1));
 
         place(pods("short").getFirst(), "n1", "Succeeded");
 
-        await().atMost(Duration.ofSeconds(20)).untilAsserted(() -> assertThat(job("short")).isNull());
+        await().atMost(Duration.ofSeconds(60)).untilAsserted(() -> assertThat(job("short")).isNull());
         assertThat(pods("short")).isEmpty();
     }
 
     @Test
     void deadlineExceededFailsTheJob() throws Exception {
         create("late", "{image: pytorch, script: t.py, nodes: 1, gpusPerNode: 8, runPolicy: {activeDeadlineSeconds: 1}}");
-        await().atMost(Duration.ofSeconds(20)).untilAsserted(() -> assertThat(pods("late")).hasSize(1));
+        await().atMost(Duration.ofSeconds(60)).untilAsserted(() -> assertThat(pods("late")).hasSize(1));
         place(pods("late").getFirst(), "n1", "Running");
 
         await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> assertThat(job("late").getStatus().phase).isEqualTo("Failed"));
@@ -212,12 +212,12 @@ class TrainingJobReconcilerTest {
     @Test
     void aFailedPodRestartsTheWholeGang() throws Exception {
         create("restart", "{image: pytorch, script: t.py, nodes: 2, gpusPerNode: 8, runPolicy: {backoffLimit: 1}}");
-        await().atMost(Duration.ofSeconds(20)).untilAsserted(() -> assertThat(pods("restart")).hasSize(2));
+        await().atMost(Duration.ofSeconds(60)).untilAsserted(() -> assertThat(pods("restart")).hasSize(2));
         List<String> firstUids = pods("restart").stream().map(p -> p.getMetadata().getUid()).toList();
 
         place(pod("restart-1"), "n1", "Failed");
 
-        await().atMost(Duration.ofSeconds(20)).untilAsserted(() -> {
+        await().atMost(Duration.ofSeconds(60)).untilAsserted(() -> {
             assertThat(job("restart").getStatus().restarts).isEqualTo(1);
             assertThat(pods("restart")).hasSize(2).noneMatch(p -> firstUids.contains(p.getMetadata().getUid()));
         });
@@ -225,7 +225,7 @@ class TrainingJobReconcilerTest {
 
         place(pod("restart-0"), "n1", "Failed");
 
-        await().atMost(Duration.ofSeconds(20)).untilAsserted(() -> assertThat(job("restart").getStatus().phase).isEqualTo("Failed"));
+        await().atMost(Duration.ofSeconds(60)).untilAsserted(() -> assertThat(job("restart").getStatus().phase).isEqualTo("Failed"));
         assertThat(condition("restart", "Failed").getReason()).isEqualTo("BackoffLimitExceeded");
         assertThat(condition("restart", "Failed").getMessage()).contains("pod restart-0 failed", "after 1 restarts");
         assertThat(reconciler.metrics().gangRestarts("Job")).isGreaterThanOrEqualTo(1);
@@ -238,12 +238,12 @@ class TrainingJobReconcilerTest {
         client.nodes().resource(new NodeBuilder().withNewMetadata().withName("n-b").addToLabels("leaf", "l1")
                 .addToLabels(Names.RDMA_NODE_LABEL, "true").endMetadata().build()).create();
         create("topo", "{image: pytorch, script: t.py, nodes: 2, gpusPerNode: 8, scheduling: {topologyKeys: [leaf]}}");
-        await().atMost(Duration.ofSeconds(20)).untilAsserted(() -> assertThat(pods("topo")).hasSize(2));
+        await().atMost(Duration.ofSeconds(60)).untilAsserted(() -> assertThat(pods("topo")).hasSize(2));
 
         place(pods("topo").stream().filter(p -> p.getMetadata().getName().equals("topo-0")).findFirst().orElseThrow(), "n-a", "Pending");
         place(pods("topo").stream().filter(p -> p.getMetadata().getName().equals("topo-1")).findFirst().orElseThrow(), "n-b", "Pending");
 
-        await().atMost(Duration.ofSeconds(20)).untilAsserted(() -> {
+        await().atMost(Duration.ofSeconds(60)).untilAsserted(() -> {
             assertThat(pod("topo-1").getMetadata().getAnnotations()).containsEntry(Names.NODE_RANK_ANNOTATION, "0")
                     .containsEntry(Names.MASTER_ADDR_ANNOTATION, "topo-1.topo.ns.svc");
             assertThat(pod("topo-0").getMetadata().getAnnotations()).containsEntry(Names.NODE_RANK_ANNOTATION, "1")
@@ -256,7 +256,7 @@ class TrainingJobReconcilerTest {
     @Test
     void aPodWithoutItsRankLabelGetsItOnceTheGangIsPlaced() throws Exception {
         create("older", "{image: pytorch, script: t.py, nodes: 2, gpusPerNode: 8}");
-        await().atMost(Duration.ofSeconds(20)).untilAsserted(() -> assertThat(pods("older")).hasSize(2));
+        await().atMost(Duration.ofSeconds(60)).untilAsserted(() -> assertThat(pods("older")).hasSize(2));
         assertThat(pod("older-1").getMetadata().getLabels()).containsEntry(Names.RANK_LABEL, "1"); // set when it was made
         // as a pod made by an operator from before the label was
         client.pods().inNamespace("ns").withName("older-1").edit(p -> {
@@ -266,7 +266,7 @@ class TrainingJobReconcilerTest {
 
         pods("older").forEach(pod -> place(pod, "node-" + pod.getMetadata().getName(), "Running"));
 
-        await().atMost(Duration.ofSeconds(20)).untilAsserted(() ->
+        await().atMost(Duration.ofSeconds(60)).untilAsserted(() ->
                 assertThat(pod("older-1").getMetadata().getLabels()).containsEntry(Names.RANK_LABEL, "1"));
         assertThat(pod("older-0").getMetadata().getLabels()).containsEntry(Names.RANK_LABEL, "0");
     }
@@ -278,11 +278,11 @@ class TrainingJobReconcilerTest {
         LOGS.put("tcp-0", Files.readString(logs.resolve("nccl-socket-fallback-driver-stopped-01.log")));
         for (String name : List.of("ok", "tcp")) {
             create(name, "{image: pytorch, script: t.py, nodes: 1, gpusPerNode: 8}");
-            await().atMost(Duration.ofSeconds(20)).untilAsserted(() -> assertThat(pods(name)).hasSize(1));
+            await().atMost(Duration.ofSeconds(60)).untilAsserted(() -> assertThat(pods(name)).hasSize(1));
             place(pods(name).getFirst(), "node-" + name, "Running");
         }
 
-        await().atMost(Duration.ofSeconds(20)).untilAsserted(() -> {
+        await().atMost(Duration.ofSeconds(60)).untilAsserted(() -> {
             assertThat(job("ok").getStatus().rdma).isNotNull();
             assertThat(job("tcp").getStatus().rdma).isNotNull();
         });
@@ -309,12 +309,12 @@ class TrainingJobReconcilerTest {
     @Test
     void aPassedPreflightIsRecordedAndTheGangRuns() throws Exception {
         create("gate-ok", "{image: pytorch, script: t.py, nodes: 2, gpusPerNode: 8, preflight: {}}");
-        await().atMost(Duration.ofSeconds(20)).untilAsserted(() -> assertThat(pods("gate-ok")).hasSize(2));
+        await().atMost(Duration.ofSeconds(60)).untilAsserted(() -> assertThat(pods("gate-ok")).hasSize(2));
 
         preflightDone("gate-ok-0", "pf-a", 0, link("ok", 196));
         preflightDone("gate-ok-1", "pf-b", 0, link("ok", 195));
 
-        await().atMost(Duration.ofSeconds(20)).untilAsserted(() -> assertThat(job("gate-ok").getStatus().preflight).isNotNull());
+        await().atMost(Duration.ofSeconds(60)).untilAsserted(() -> assertThat(job("gate-ok").getStatus().preflight).isNotNull());
         assertThat(job("gate-ok").getStatus().preflight.passed).isTrue();
         assertThat(job("gate-ok").getStatus().preflight.links).extracting(l -> l.from + ">" + l.to).containsExactly("pf-a>pf-b", "pf-b>pf-a");
         assertThat(condition("gate-ok", "PreflightPassed").getStatus()).isEqualTo("True");
@@ -327,7 +327,7 @@ class TrainingJobReconcilerTest {
             client.nodes().resource(new NodeBuilder().withNewMetadata().withName(node).endMetadata().build()).create();
         }
         create("gate-bad", "{image: pytorch, script: t.py, nodes: 3, gpusPerNode: 8, preflight: {}}");
-        await().atMost(Duration.ofSeconds(20)).untilAsserted(() -> assertThat(pods("gate-bad")).hasSize(3));
+        await().atMost(Duration.ofSeconds(60)).untilAsserted(() -> assertThat(pods("gate-bad")).hasSize(3));
         List<String> firstUids = pods("gate-bad").stream().map(p -> p.getMetadata().getUid()).toList();
 
         preflightDone("gate-bad-1", "pf-y", 1, link("slow", 61));
@@ -338,7 +338,7 @@ class TrainingJobReconcilerTest {
         preflightDone("gate-bad-0", "pf-x", 1, "{\"links\":[{\"hca\":\"mlx5_0\",\"verdict\":\"failed\",\"reason\":\"ib_write_bw: Couldn't connect\"}]}");
         preflightDone("gate-bad-2", "pf-z", 0, link("ok", 197));
 
-        await().atMost(Duration.ofSeconds(20)).untilAsserted(() -> {
+        await().atMost(Duration.ofSeconds(60)).untilAsserted(() -> {
             assertThat(job("gate-bad").getStatus().restarts).isEqualTo(1);
             assertThat(pods("gate-bad")).hasSize(3).noneMatch(p -> firstUids.contains(p.getMetadata().getUid()));
         });
@@ -361,23 +361,23 @@ class TrainingJobReconcilerTest {
     @Test
     void aFailedPreflightThatBlamesNoNodeFailsTheJob() throws Exception {
         create("gate-slow", "{image: pytorch, script: t.py, nodes: 2, gpusPerNode: 8, preflight: {}}");
-        await().atMost(Duration.ofSeconds(20)).untilAsserted(() -> assertThat(pods("gate-slow")).hasSize(2));
+        await().atMost(Duration.ofSeconds(60)).untilAsserted(() -> assertThat(pods("gate-slow")).hasSize(2));
 
         // one slow link each way between two nodes: the link's (or the fabric's), not a node's
         preflightDone("gate-slow-0", "pf-s0", 1, link("slow", 61));
         preflightDone("gate-slow-1", "pf-s1", 0, link("ok", 196));
 
-        await().atMost(Duration.ofSeconds(20)).untilAsserted(() -> assertThat(job("gate-slow").getStatus().phase).isEqualTo("Failed"));
+        await().atMost(Duration.ofSeconds(60)).untilAsserted(() -> assertThat(job("gate-slow").getStatus().phase).isEqualTo("Failed"));
         assertThat(condition("gate-slow", "Failed").getReason()).isEqualTo("PreflightFailed");
         assertThat(condition("gate-slow", "PreflightPassed").getStatus()).isEqualTo("False");
         assertThat(job("gate-slow").getStatus().restarts).isNull();
-        await().atMost(Duration.ofSeconds(20)).untilAsserted(() -> assertThat(pods("gate-slow")).isEmpty());
+        await().atMost(Duration.ofSeconds(60)).untilAsserted(() -> assertThat(pods("gate-slow")).isEmpty());
     }
 
     @Test
     void aDraJobHasItsClaimTemplateCreatedAndDeletedWithIt() throws Exception {
         create("dra", "{image: pytorch, script: t.py, nodes: 2, gpusPerNode: 8, rdma: {allocation: dra, devicesPerNode: 8}}");
-        await().atMost(Duration.ofSeconds(20)).untilAsserted(() -> {
+        await().atMost(Duration.ofSeconds(60)).untilAsserted(() -> {
             assertThat(pods("dra")).hasSize(2);
             assertThat(client.resources(ResourceClaimTemplate.class).inNamespace("ns").withName("dra-rdma").get()).isNotNull();
         });
@@ -387,7 +387,6 @@ class TrainingJobReconcilerTest {
 
         client.resources(TrainingJob.class).inNamespace("ns").withName("dra").delete();
 
-        // 60 s: a clean-up that meets the job's own reconcile still running is retried after the SDK's back-off
         await().atMost(Duration.ofSeconds(60)).untilAsserted(() ->
                 assertThat(client.resources(ResourceClaimTemplate.class).inNamespace("ns").withName("dra-rdma").get()).isNull());
     }
@@ -395,11 +394,11 @@ class TrainingJobReconcilerTest {
     @Test
     void deletingTheJobRemovesWhatItOwns() throws Exception {
         create("gone", "{image: pytorch, script: t.py, nodes: 2, gpusPerNode: 8, scheduling: {scheduler: volcano, queue: q}}");
-        await().atMost(Duration.ofSeconds(20)).untilAsserted(() -> assertThat(pods("gone")).hasSize(2));
+        await().atMost(Duration.ofSeconds(60)).untilAsserted(() -> assertThat(pods("gone")).hasSize(2));
 
         client.resources(TrainingJob.class).inNamespace("ns").withName("gone").delete();
 
-        await().atMost(Duration.ofSeconds(20)).untilAsserted(() -> {
+        await().atMost(Duration.ofSeconds(60)).untilAsserted(() -> {
             assertThat(pods("gone")).isEmpty();
             assertThat(client.services().inNamespace("ns").withName("gone").get()).isNull();
             assertThat(client.resources(PodGroup.class).inNamespace("ns").withName("gone").get()).isNull();
@@ -420,7 +419,7 @@ class TrainingJobReconcilerTest {
     void anInvalidSpecFailsAndCreatesNothing() throws Exception {
         create("invalid", "{image: pytorch, nodes: 2, gpusPerNode: 8}");
 
-        await().atMost(Duration.ofSeconds(20)).untilAsserted(() -> assertThat(job("invalid").getStatus()).isNotNull());
+        await().atMost(Duration.ofSeconds(60)).untilAsserted(() -> assertThat(job("invalid").getStatus()).isNotNull());
         assertThat(job("invalid").getStatus().phase).isEqualTo("Failed");
         assertThat(condition("invalid", "Failed").getReason()).isEqualTo("InvalidSpec");
         assertThat(condition("invalid", "Failed").getMessage()).isEqualTo("spec: exactly one of script or module must be set");
@@ -432,7 +431,7 @@ class TrainingJobReconcilerTest {
     void inPlaceOnAClusterThatDoesNotRestartPodsInPlaceIsAnInvalidSpec() throws Exception {
         create("in-place", "{image: pytorch, script: t.py, nodes: 2, gpusPerNode: 8, runPolicy: {restartStrategy: InPlace}}");
 
-        await().atMost(Duration.ofSeconds(20)).untilAsserted(() -> assertThat(job("in-place").getStatus()).isNotNull());
+        await().atMost(Duration.ofSeconds(60)).untilAsserted(() -> assertThat(job("in-place").getStatus()).isNotNull());
         assertThat(condition("in-place", "Failed").getReason()).isEqualTo("InvalidSpec");
         assertThat(condition("in-place", "Failed").getMessage()).startsWith("spec.runPolicy.restartStrategy is InPlace but this cluster does not "
                 + "restart pods in place (Kubernetes 1.36, or gates RestartAllContainersOnContainerExits and ContainerRestartRules on");
