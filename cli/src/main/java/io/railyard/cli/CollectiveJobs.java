@@ -11,6 +11,7 @@ import io.railyard.api.RdmaSpec;
 import io.railyard.api.RunPolicy;
 import io.railyard.api.TrainingJob;
 import io.railyard.api.TrainingJobSpec;
+import io.railyard.operator.preflight.PodLogs;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;

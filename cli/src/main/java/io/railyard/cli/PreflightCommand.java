@@ -6,7 +6,11 @@ import io.railyard.api.Names;
 import io.railyard.operator.model.OperatorDefaults;
 import io.railyard.operator.preflight.Link;
 import io.railyard.operator.preflight.Pairing;
+import io.railyard.operator.preflight.PodLogs;
+import io.railyard.operator.preflight.PreflightNodeMarks;
 import io.railyard.operator.preflight.PreflightPods;
+import io.railyard.operator.preflight.PreflightReport;
+import io.railyard.operator.preflight.PreflightSweep;
 import io.railyard.operator.preflight.PreflightVerdict;
 import java.io.PrintWriter;
 import java.nio.file.Path;
@@ -126,7 +130,11 @@ final class PreflightCommand implements Callable<Integer> {
             if (selector != null || nodeNames != null) {
                 throw new Railyard.UsageException("--from shows a saved sweep; --selector and --node run a new one: give one of them");
             }
-            return print(PreflightReport.read(from), out);
+            try {
+                return print(PreflightReport.read(from), out);
+            } catch (IllegalArgumentException e) {
+                throw new Railyard.UsageException("--from " + e.getMessage());
+            }
         }
         Pairing.Mode mode = checkedOptions();
         try (KubernetesClient client = kube.connect()) {

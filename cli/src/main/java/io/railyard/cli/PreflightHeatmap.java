@@ -1,6 +1,7 @@
 package io.railyard.cli;
 
 import io.railyard.operator.preflight.Link;
+import io.railyard.operator.preflight.PreflightReport;
 import io.railyard.operator.preflight.PreflightVerdict;
 import java.util.ArrayList;
 import java.util.HashMap;

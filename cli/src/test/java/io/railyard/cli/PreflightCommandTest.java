@@ -9,6 +9,7 @@ import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.server.mock.EnableKubernetesMockClient;
 import io.railyard.api.Names;
+import io.railyard.operator.preflight.PodPairSweep;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Path;

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.railyard.operator.preflight.Link;
+import io.railyard.operator.preflight.PreflightReport;
 import io.railyard.operator.preflight.PreflightVerdict;
 import io.railyard.testkit.Chromium;
 import java.nio.file.Files;

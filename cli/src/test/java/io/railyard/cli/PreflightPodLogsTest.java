@@ -6,6 +6,7 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.server.mock.EnableKubernetesMockClient;
 import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
 import io.railyard.operator.preflight.HelperOutput;
+import io.railyard.operator.preflight.PodLogs;
 import io.railyard.operator.preflight.PreflightPods;
 import java.nio.file.Files;
 import org.junit.jupiter.api.Test;

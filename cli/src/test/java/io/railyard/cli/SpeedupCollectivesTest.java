@@ -20,6 +20,7 @@ import io.railyard.api.Names;
 import io.railyard.api.TrainingJob;
 import io.railyard.operator.model.OperatorDefaults;
 import io.railyard.operator.model.TrainingJobModel;
+import io.railyard.operator.preflight.PodLogs;
 import io.railyard.operator.reconcile.TrainingJobReconciler;
 import java.io.PrintWriter;
 import java.io.StringWriter;

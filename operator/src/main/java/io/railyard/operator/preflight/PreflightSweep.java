@@ -1,12 +1,8 @@
-package io.railyard.cli;
+package io.railyard.operator.preflight;
 
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.railyard.api.Names;
-import io.railyard.operator.preflight.HelperOutput;
-import io.railyard.operator.preflight.Link;
-import io.railyard.operator.preflight.Pairing;
-import io.railyard.operator.preflight.PreflightPods;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -18,16 +14,16 @@ import java.util.function.Consumer;
  * One preflight sweep on a cluster: the pod pairs of {@link PodPairSweep} running {@code railyard preflight-link}, each
  * pair's links judged from its client's log (results) and its server's (its HCAs), or from why its pods did not run.
  */
-final class PreflightSweep {
+public final class PreflightSweep {
     /** @param lineRates each node's line rate from the agent's label, by node */
-    record Plan(String namespace, String run, PreflightPods.Settings settings, int minPercent, Map<String, Double> lineRates,
+    public record Plan(String namespace, String run, PreflightPods.Settings settings, int minPercent, Map<String, Double> lineRates,
             Double lineRateOverride, boolean keep, Duration poll, double createRate) {}
 
     private final PodLogs logs;
     private final Plan plan;
     private final PodPairSweep pairs;
 
-    PreflightSweep(KubernetesClient client, PodLogs logs, Plan plan, Consumer<String> progress) {
+    public PreflightSweep(KubernetesClient client, PodLogs logs, Plan plan, Consumer<String> progress) {
         this.logs = logs;
         this.plan = plan;
         PodPairSweep.Plan sweep = new PodPairSweep.Plan(plan.namespace(), Names.PREFLIGHT_LABEL, plan.run(), "preflight",
@@ -37,7 +33,7 @@ final class PreflightSweep {
                 role.equals(PreflightPods.SERVER) ? pair.client() : pair.server(), serverAddress, plan.settings()), progress);
     }
 
-    List<Link> run(List<List<Pairing.Pair>> rounds) throws InterruptedException {
+    public List<Link> run(List<List<Pairing.Pair>> rounds) throws InterruptedException {
         return pairs.run(rounds, this::links, Link::ok, "links ok");
     }
 

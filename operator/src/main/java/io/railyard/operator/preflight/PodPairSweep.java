@@ -1,9 +1,7 @@
-package io.railyard.cli;
+package io.railyard.operator.preflight;
 
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.railyard.operator.preflight.Pairing;
-import io.railyard.operator.preflight.PreflightPods;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -23,14 +21,14 @@ import java.util.function.Predicate;
  * addresses) client pods, then each pair judged from its two pods while they still exist, then the round's pods
  * deleted. The pods' state is read with one list per poll, by the run's label.
  */
-final class PodPairSweep {
+public final class PodPairSweep {
     /** The pod of one role of a pair; {@code serverAddress} is null for the server. */
-    interface Pods {
+    public interface Pods {
         Pod of(String name, String role, Pairing.Pair pair, String serverAddress);
     }
 
     /** One pair's results from its pods; a pod is null when it was never created (its server never ran). */
-    interface Judge<R> {
+    public interface Judge<R> {
         List<R> of(Pairing.Pair pair, Pod server, Pod client);
     }
 
@@ -38,7 +36,7 @@ final class PodPairSweep {
      * @param label the label key that marks the run's pods, its value {@code run}
      * @param createRate pods created per second at most
      */
-    record Plan(String namespace, String label, String run, String prefix, int timeoutSeconds, boolean keep, Duration poll, double createRate) {}
+    public record Plan(String namespace, String label, String run, String prefix, int timeoutSeconds, boolean keep, Duration poll, double createRate) {}
 
     private static final int CREATORS = 16;
 
@@ -47,7 +45,7 @@ final class PodPairSweep {
     private final Pods pods;
     private final Consumer<String> progress;
 
-    PodPairSweep(KubernetesClient client, Plan plan, Pods pods, Consumer<String> progress) {
+    public PodPairSweep(KubernetesClient client, Plan plan, Pods pods, Consumer<String> progress) {
         this.client = client;
         this.plan = plan;
         this.pods = pods;
@@ -58,7 +56,7 @@ final class PodPairSweep {
      * @param ok whether a result counts as good, for the progress line
      * @param okWords what the good ones are, in the progress line: "7 of 8 links ok"
      */
-    <R> List<R> run(List<List<Pairing.Pair>> rounds, Judge<R> judge, Predicate<R> ok, String okWords) throws InterruptedException {
+    public <R> List<R> run(List<List<Pairing.Pair>> rounds, Judge<R> judge, Predicate<R> ok, String okWords) throws InterruptedException {
         List<R> results = new ArrayList<>();
         for (int r = 0; r < rounds.size(); r++) {
             results.addAll(round(r, rounds.size(), rounds.get(r), judge, ok, okWords));
@@ -115,11 +113,11 @@ final class PodPairSweep {
         }
     }
 
-    static boolean hasAddress(Pod pod) {
+    public static boolean hasAddress(Pod pod) {
         return pod.getStatus() != null && pod.getStatus().getPodIP() != null && "Running".equals(pod.getStatus().getPhase());
     }
 
-    static String phase(Pod pod) {
+    public static String phase(Pod pod) {
         return pod.getStatus() == null || pod.getStatus().getPhase() == null ? "Pending" : pod.getStatus().getPhase();
     }
 
@@ -147,7 +145,7 @@ final class PodPairSweep {
     }
 
     /** When the i-th pod of a round may be created, in nanoseconds from the first: {@code rate} a second. */
-    static long startOf(int index, double rate) {
+    public static long startOf(int index, double rate) {
         return (long) (index * 1e9 / rate);
     }
 }

@@ -1,4 +1,4 @@
-package io.railyard.cli;
+package io.railyard.operator.preflight;
 
 import io.fabric8.kubernetes.api.model.ContainerStatus;
 import io.fabric8.kubernetes.api.model.Pod;
@@ -8,14 +8,14 @@ import java.util.Optional;
 import java.util.Set;
 
 /** Why a pod will not run as asked, in the API's own words: unschedulable, an image it cannot pull, a failed container. */
-final class PodTrouble {
+public final class PodTrouble {
     private static final Set<String> STUCK = Set.of("ErrImagePull", "ImagePullBackOff", "InvalidImageName", "CreateContainerConfigError",
             "CreateContainerError", "RunContainerError");
 
     private PodTrouble() {}
 
     /** Empty while the pod is on its way (or done well). */
-    static Optional<String> of(Pod pod) {
+    public static Optional<String> of(Pod pod) {
         if (pod.getStatus() == null) {
             return Optional.empty();
         }
@@ -36,7 +36,7 @@ final class PodTrouble {
         return Optional.empty();
     }
 
-    static boolean finished(Pod pod) {
+    public static boolean finished(Pod pod) {
         return pod.getStatus() != null && ("Succeeded".equals(pod.getStatus().getPhase()) || "Failed".equals(pod.getStatus().getPhase()));
     }
 

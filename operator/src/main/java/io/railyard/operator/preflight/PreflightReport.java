@@ -1,7 +1,5 @@
-package io.railyard.cli;
+package io.railyard.operator.preflight;
 
-import io.railyard.operator.preflight.Link;
-import io.railyard.operator.preflight.PreflightVerdict;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
@@ -12,10 +10,10 @@ import java.util.List;
 import java.util.Map;
 
 /** A sweep's verdict as a table for a person or JSON for a program. */
-final class PreflightReport {
+public final class PreflightReport {
     private PreflightReport() {}
 
-    static String text(PreflightVerdict verdict) {
+    public static String text(PreflightVerdict verdict) {
         StringBuilder text = new StringBuilder();
         List<String[]> rows = new ArrayList<>();
         rows.add(new String[] {"CLIENT", "HCA", "SERVER", "HCA", "GB/S", "LINE", "%", "VERDICT", "REASON"});
@@ -34,7 +32,7 @@ final class PreflightReport {
         return text.toString();
     }
 
-    static Map<String, Object> json(PreflightVerdict verdict) {
+    public static Map<String, Object> json(PreflightVerdict verdict) {
         Map<String, Object> json = new LinkedHashMap<>();
         json.put("status", verdict.passed() ? "pass" : "fail");
         json.put("summary", verdict.summary());
@@ -62,16 +60,16 @@ final class PreflightReport {
     }
 
     /** A report that {@code -o json} wrote, as the verdict it came from; a file that is not one is a usage error. */
-    static PreflightVerdict read(Path file) {
+    public static PreflightVerdict read(Path file) {
         JsonNode json;
         try {
             json = new ObjectMapper().readTree(file.toFile());
         } catch (IOException e) {
-            throw new Railyard.UsageException("--from " + file + ": " + (java.nio.file.Files.exists(file) ? "not JSON (" + e.getMessage().lines()
+            throw new IllegalArgumentException(file + ": " + (java.nio.file.Files.exists(file) ? "not JSON (" + e.getMessage().lines()
                     .findFirst().orElse("") + ")" : "no such file") + "; give the output of railyard preflight -o json");
         }
         if (!json.path("pairs").isArray() || !json.path("nodes").isArray() || !json.path("status").isTextual()) {
-            throw new Railyard.UsageException("--from " + file + " is not a railyard preflight -o json report (no status, pairs and nodes)");
+            throw new IllegalArgumentException(file + " is not a railyard preflight -o json report (no status, pairs and nodes)");
         }
         List<Link> links = new ArrayList<>();
         for (JsonNode pair : json.path("pairs")) {
@@ -79,7 +77,7 @@ final class PreflightReport {
                 case "ok" -> Link.Verdict.OK;
                 case "slow" -> Link.Verdict.SLOW;
                 case "failed" -> Link.Verdict.FAILED;
-                default -> throw new Railyard.UsageException("--from " + file + ": pair " + pair.path("client").asText() + " -> "
+                default -> throw new IllegalArgumentException(file + ": pair " + pair.path("client").asText() + " -> "
                         + pair.path("server").asText() + " has verdict '" + pair.path("verdict").asText() + "' (ok, slow or failed)");
             };
             links.add(new Link(text(pair, "client"), text(pair, "server"), text(pair, "hca"), text(pair, "serverHca"), number(pair, "gbps"),

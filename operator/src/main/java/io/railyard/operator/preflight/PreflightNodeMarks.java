@@ -1,4 +1,4 @@
-package io.railyard.cli;
+package io.railyard.operator.preflight;
 
 import io.fabric8.kubernetes.api.model.NodeSpec;
 import io.fabric8.kubernetes.api.model.Taint;
@@ -8,8 +8,6 @@ import io.fabric8.kubernetes.client.dsl.base.PatchContext;
 import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import io.fabric8.kubernetes.client.utils.Serialization;
 import io.railyard.api.Names;
-import io.railyard.operator.preflight.Link;
-import io.railyard.operator.preflight.PreflightVerdict;
 import java.io.PrintWriter;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
@@ -19,17 +17,17 @@ import java.util.List;
 import java.util.Map;
 
 /** What a sweep leaves on the nodes when asked: a label and an annotation on each, a taint on the failed ones. */
-final class PreflightNodeMarks {
+public final class PreflightNodeMarks {
     private final KubernetesClient client;
     private final PrintWriter err;
 
-    PreflightNodeMarks(KubernetesClient client, PrintWriter err) {
+    public PreflightNodeMarks(KubernetesClient client, PrintWriter err) {
         this.client = client;
         this.err = err;
     }
 
     /** railyard.io/preflight=passed|failed, and when with the node's worst figure. */
-    void label(PreflightVerdict verdict) {
+    public void label(PreflightVerdict verdict) {
         String now = Instant.now().truncatedTo(ChronoUnit.SECONDS).toString();
         for (PreflightVerdict.NodeVerdict node : verdict.nodes()) {
             String result = now + " " + worst(verdict, node);
@@ -41,7 +39,7 @@ final class PreflightNodeMarks {
     }
 
     /** The NoSchedule taint on every node that is not ok; a node that has it already is left alone. */
-    void taint(PreflightVerdict verdict) {
+    public void taint(PreflightVerdict verdict) {
         for (PreflightVerdict.NodeVerdict node : verdict.nodes()) {
             if (node.ok()) {
                 continue;
