@@ -8,6 +8,7 @@ import io.railyard.fabric.Fabric;
 import io.railyard.fabric.FabricFinding;
 import io.railyard.fabric.FabricHealth;
 import io.railyard.fabric.FabricInputException;
+import io.railyard.fabric.FabricReport;
 import io.railyard.fabric.IbLinkInfo;
 import io.railyard.fabric.IbNetDiscover;
 import io.railyard.fabric.IbQueryErrors;
@@ -28,9 +29,9 @@ import java.util.function.Function;
 import java.util.stream.Stream;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
-import picocli.CommandLine.Model.CommandSpec;
 
 /** {@code railyard fabric}: the InfiniBand fabric's topology and health, and the labels and scheduler objects that follow it. */
 @Command(

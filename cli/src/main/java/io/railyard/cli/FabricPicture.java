@@ -4,6 +4,7 @@ import io.railyard.cli.FabricLayout.Box;
 import io.railyard.cli.FabricLayout.Kind;
 import io.railyard.cli.FabricLayout.Link;
 import io.railyard.fabric.FabricFinding;
+import io.railyard.fabric.FabricReport;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;

@@ -2,6 +2,7 @@ package io.railyard.cli;
 
 import io.railyard.fabric.Fabric;
 import io.railyard.fabric.FabricFinding;
+import io.railyard.fabric.FabricReport;
 import io.railyard.fabric.Topology;
 import java.util.List;
 

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.railyard.fabric.FabricReport;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;

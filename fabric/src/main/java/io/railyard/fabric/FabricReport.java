@@ -1,21 +1,17 @@
-package io.railyard.cli;
+package io.railyard.fabric;
 
-import io.railyard.fabric.Fabric;
-import io.railyard.fabric.FabricFinding;
-import io.railyard.fabric.FabricShape;
-import io.railyard.fabric.Topology;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
 
 /** {@code railyard fabric}'s report: as a map for JSON and YAML, and as text for people. */
-record FabricReport(Fabric fabric, Topology topology, List<FabricFinding> findings) {
-    boolean hasErrors() {
+public record FabricReport(Fabric fabric, Topology topology, List<FabricFinding> findings) {
+    public boolean hasErrors() {
         return findings.stream().anyMatch(f -> f.severity() == FabricFinding.Severity.error);
     }
 
-    Map<String, Object> json() {
+    public Map<String, Object> json() {
         Map<String, Object> json = new LinkedHashMap<>();
         // a large fabric has thousands of switches and hosts: their maps are made in parallel, in order
         json.put("switches", topology.switches().parallelStream().map(s -> map("guid", s.guid().toString(), "name", s.name(), "tier", s.tier(),
@@ -34,7 +30,7 @@ record FabricReport(Fabric fabric, Topology topology, List<FabricFinding> findin
         return json;
     }
 
-    String text() {
+    public String text() {
         StringBuilder text = new StringBuilder();
         Map<Topology.Role, List<Topology.Switch>> byRole = topology.switches().stream()
                 .collect(Collectors.groupingBy(Topology.Switch::role, LinkedHashMap::new, Collectors.toList()));
