@@ -1,5 +1,6 @@
 package io.railyard.cli;
 
+import io.railyard.cli.speedup.SpeedupOutput;
 import io.railyard.node.NcclDeviceFilter;
 import java.io.IOException;
 import java.io.InputStream;
@@ -42,7 +43,7 @@ import picocli.CommandLine.Spec;
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {"0:every test gave a result", "1:a test failed or was skipped", "2:usage error"})
 final class SpeedupLinkCommand implements Callable<Integer> {
-    static final String MARK = "railyard-speedup: ";
+    static final String MARK = SpeedupOutput.MARK;
     static final int LATENCY_PORT = 64;
     static final int IPERF3_PORT = 65;
     static final int ROUND_TRIP_PORT = 66;

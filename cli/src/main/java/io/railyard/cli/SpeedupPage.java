@@ -1,5 +1,8 @@
 package io.railyard.cli;
 
+import io.railyard.cli.speedup.CollectiveRun;
+import io.railyard.cli.speedup.SpeedupPair;
+import io.railyard.cli.speedup.SpeedupReport;
 import java.util.List;
 import java.util.Locale;
 
@@ -19,10 +22,10 @@ final class SpeedupPage {
 
     static String html(SpeedupReport report) {
         Markup body = new Markup();
-        body.element("p", (report.passed() ? "PASS" : "FAIL") + ": " + report.measured + " of " + report.pairs.size()
+        body.element("p", (report.passed() ? "PASS" : "FAIL") + ": " + report.measured() + " of " + report.pairs().size()
                 + " pairs measured over both RDMA and TCP", "class", report.passed() ? "pass" : "fail");
         body.element("h2", "Claims").open("ul");
-        for (SpeedupReport.Claim claim : report.claims) {
+        for (SpeedupReport.Claim claim : report.claims()) {
             String verdict = claim.holds() == null ? "not checked" : claim.holds() ? "holds" : "fails";
             body.open("li", "class", "claim", "data-claim", claim.id(), "data-holds", claim.holds() == null ? "" : claim.holds())
                     .element("strong", verdict, "style", "color:" + (claim.holds() == null ? "#757575" : claim.holds() ? "#2e7d32" : "#c62828"))
@@ -32,10 +35,10 @@ final class SpeedupPage {
         body.element("h2", "Bandwidth per pair");
         body.open("p").element("span", "■ RDMA (ib_write_bw, every HCA)", "style", "color:" + RDMA).text("  ")
                 .element("span", "■ TCP (iperf3, as many streams)", "style", "color:" + TCP).close("p");
-        body.raw(pairBars(report.pairs));
-        for (CollectiveRun run : report.collectives) {
+        body.raw(pairBars(report.pairs()));
+        for (CollectiveRun run : report.collectives()) {
             body.element("h2", "All-reduce: " + run.variant().title);
-            body.raw(run.error() != null ? "<p>" + escape(run.error()) + "</p>" : collectiveBars(run, report.collectives));
+            body.raw(run.error() != null ? "<p>" + escape(run.error()) + "</p>" : collectiveBars(run, report.collectives()));
         }
         body.open("script", "type", "application/json", "id", "railyard-speedup")
                 .raw(Json.write(report.json()).replace("<", "\\u003c")).close("script");

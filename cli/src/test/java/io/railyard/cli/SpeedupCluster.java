@@ -9,6 +9,7 @@ import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import io.railyard.api.Names;
+import io.railyard.cli.speedup.CollectiveJobs;
 import io.railyard.operator.preflight.PodLogs;
 import io.railyard.operator.preflight.PreflightPods;
 import java.io.IOException;

@@ -18,6 +18,8 @@ import io.fabric8.kubernetes.client.utils.Serialization;
 import io.javaoperatorsdk.operator.Operator;
 import io.railyard.api.Names;
 import io.railyard.api.TrainingJob;
+import io.railyard.cli.speedup.CollectiveJobs;
+import io.railyard.cli.speedup.CollectiveRun;
 import io.railyard.operator.model.OperatorDefaults;
 import io.railyard.operator.model.TrainingJobModel;
 import io.railyard.operator.preflight.PodLogs;

@@ -2,6 +2,8 @@ package io.railyard.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.railyard.cli.speedup.SpeedupOutput;
+import io.railyard.cli.speedup.SpeedupPair;
 import java.io.IOException;
 import java.net.ServerSocket;
 import java.nio.file.Files;

@@ -4,6 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.railyard.cli.speedup.CollectiveRun;
+import io.railyard.cli.speedup.SpeedupPair;
+import io.railyard.cli.speedup.SpeedupReport;
 import io.railyard.testkit.Chromium;
 import java.nio.file.Files;
 import java.nio.file.Path;

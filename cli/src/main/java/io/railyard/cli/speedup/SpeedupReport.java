@@ -1,4 +1,4 @@
-package io.railyard.cli;
+package io.railyard.cli.speedup;
 
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -13,26 +13,26 @@ import java.util.function.Function;
  * claims as lines that hold or not with their figures. A pair that could not run one path is shown with its reason and
  * left out of the ratios, never counted as 0.
  */
-final class SpeedupReport {
+public final class SpeedupReport {
     /** The share of TCP's CPU per Gb/s that RDMA may use. */
-    static final double CPU_CLAIM_PERCENT = 10;
+    public static final double CPU_CLAIM_PERCENT = 10;
     /** "Several times faster". */
-    static final double SEVERAL_TIMES = 2;
+    public static final double SEVERAL_TIMES = 2;
 
     /** @param holds null when the claim could not be checked, with the reason in the line */
-    record Claim(String id, Boolean holds, String line) {}
+    public record Claim(String id, Boolean holds, String line) {}
 
-    final List<SpeedupPair> pairs;
-    final List<CollectiveRun> collectives;
-    final int measured;
-    final Double bandwidthRatio;
-    final Double latencyRatio;
-    final Double cpuSharePercent;
+    private final List<SpeedupPair> pairs;
+    private final List<CollectiveRun> collectives;
+    private final int measured;
+    private final Double bandwidthRatio;
+    private final Double latencyRatio;
+    private final Double cpuSharePercent;
     /** Which ends the CPU share counts: both where every measured pair's tools reported both, else the sending end. */
-    final String cpuEnds;
-    final List<Claim> claims = new ArrayList<>();
+    private final String cpuEnds;
+    private final List<Claim> claims = new ArrayList<>();
 
-    SpeedupReport(List<SpeedupPair> pairs, List<CollectiveRun> collectives, int nodes) {
+    public SpeedupReport(List<SpeedupPair> pairs, List<CollectiveRun> collectives, int nodes) {
         this.pairs = List.copyOf(pairs);
         this.collectives = List.copyOf(collectives);
         List<SpeedupPair> both = pairs.stream().filter(SpeedupPair::bothMeasured).toList();
@@ -65,12 +65,29 @@ final class SpeedupReport {
                 figure(SEVERAL_TIMES))));
     }
 
+    public List<SpeedupPair> pairs() {
+        return pairs;
+    }
+
+    public List<CollectiveRun> collectives() {
+        return collectives;
+    }
+
+    /** How many pairs were measured over both RDMA and TCP. */
+    public int measured() {
+        return measured;
+    }
+
+    public List<Claim> claims() {
+        return List.copyOf(claims);
+    }
+
     /** Every claim that could be checked holds, and at least one was checked. */
-    boolean passed() {
+    public boolean passed() {
         return claims.stream().anyMatch(c -> c.holds() != null) && claims.stream().noneMatch(c -> Boolean.FALSE.equals(c.holds()));
     }
 
-    String text() {
+    public String text() {
         StringBuilder text = new StringBuilder();
         text.append("speedup: ").append(pairs.size()).append(" pair(s), ").append(measured).append(" measured over both RDMA and TCP\n");
         for (SpeedupPair pair : pairs) {
@@ -131,7 +148,7 @@ final class SpeedupReport {
         return perGbps == null ? "?" : String.format(Locale.ROOT, "%.3f", perGbps * 100);
     }
 
-    Map<String, Object> json() {
+    public Map<String, Object> json() {
         Map<String, Object> json = new LinkedHashMap<>();
         json.put("passed", passed());
         json.put("pairs", pairs.stream().map(pair -> {
@@ -170,7 +187,7 @@ final class SpeedupReport {
     }
 
     /** Two significant decimals at most, trailing zeros dropped: 4.4, 12, 0.12. */
-    static String figure(double value) {
+    public static String figure(double value) {
         String text = String.format(Locale.ROOT, value >= 10 ? "%.1f" : "%.2f", value);
         return text.contains(".") ? text.replaceAll("0+$", "").replaceAll("\\.$", "") : text;
     }

@@ -1,4 +1,4 @@
-package io.railyard.cli;
+package io.railyard.cli.speedup;
 
 import io.railyard.diagnose.logs.Bandwidth;
 import io.railyard.diagnose.logs.LogAnalysis;
@@ -20,17 +20,17 @@ import java.util.OptionalDouble;
  *
  * @param error why there are no figures (the job failed, its log held none), else null
  */
-record CollectiveRun(Variant variant, String job, List<Row> rows, String error) {
+public record CollectiveRun(Variant variant, String job, List<Row> rows, String error) {
 
     /** The network settings compared: their only difference is these variables. */
-    enum Variant {
+    public enum Variant {
         GPUDIRECT("rdma-gpudirect", "RDMA with GPUDirect, as Railyard sets it", Map.of()),
         HOST_MEMORY("rdma-host-memory", "RDMA through host memory (GPUDirect off)", Map.of("NCCL_NET_GDR_LEVEL", "LOC")),
         SOCKETS("sockets", "TCP sockets (RDMA off)", Map.of("NCCL_IB_DISABLE", "1"));
 
-        final String id;
-        final String title;
-        final Map<String, String> env;
+        public final String id;
+        public final String title;
+        public final Map<String, String> env;
 
         Variant(String id, String title, Map<String, String> env) {
             this.id = id;
@@ -40,13 +40,13 @@ record CollectiveRun(Variant variant, String job, List<Row> rows, String error) 
     }
 
     /** One message size: the slowest rank's mean time per all-reduce, and the bus bandwidth in GB/s. */
-    record Row(long bytes, double timeUs, double busGBps) {}
+    public record Row(long bytes, double timeUs, double busGBps) {}
 
-    static CollectiveRun failed(Variant variant, String job, String error) {
+    public static CollectiveRun failed(Variant variant, String job, String error) {
         return new CollectiveRun(variant, job, List.of(), error);
     }
 
-    static CollectiveRun of(Variant variant, String job, String rankZeroLog) {
+    public static CollectiveRun of(Variant variant, String job, String rankZeroLog) {
         LogReport report;
         try {
             report = LogAnalysis.analyze(job, new ByteArrayInputStream(rankZeroLog.getBytes(StandardCharsets.UTF_8)), OptionalDouble.empty());
@@ -61,11 +61,11 @@ record CollectiveRun(Variant variant, String job, List<Row> rows, String error) 
         return new CollectiveRun(variant, job, rows, null);
     }
 
-    Optional<Row> row(long bytes) {
+    public Optional<Row> row(long bytes) {
         return rows.stream().filter(r -> r.bytes() == bytes).findFirst();
     }
 
-    String text(CollectiveRun sockets) {
+    public String text(CollectiveRun sockets) {
         StringBuilder text = new StringBuilder("collectives ").append(variant.id).append(" (").append(variant.title).append(", job ").append(job).append(")");
         if (error != null) {
             return text.append(": ").append(error).append('\n').toString();
@@ -80,7 +80,7 @@ record CollectiveRun(Variant variant, String job, List<Row> rows, String error) 
         return text.toString();
     }
 
-    Map<String, Object> json() {
+    public Map<String, Object> json() {
         Map<String, Object> json = new LinkedHashMap<>();
         json.put("variant", variant.id);
         json.put("job", job);
@@ -91,7 +91,7 @@ record CollectiveRun(Variant variant, String job, List<Row> rows, String error) 
     }
 
     /** The claims about synchronisation time: RDMA with GPUDirect against sockets at the largest size both ran. */
-    static void judge(List<CollectiveRun> runs, int nodes, List<SpeedupReport.Claim> claims) {
+    public static void judge(List<CollectiveRun> runs, int nodes, List<SpeedupReport.Claim> claims) {
         if (runs.isEmpty()) {
             return;
         }
@@ -125,15 +125,15 @@ record CollectiveRun(Variant variant, String job, List<Row> rows, String error) 
                 : new SpeedupReport.Claim("sync-at-scale", null, "not checked: " + nodes + " nodes, the claim is for " + SCALE_NODES + " and more"));
     }
 
-    static final int SCALE_NODES = 16;
+    public static final int SCALE_NODES = 16;
     /** "About a tenth": a tenth with room for the measurement's noise. */
-    static final double TENTH_PERCENT = 15;
+    public static final double TENTH_PERCENT = 15;
 
-    static CollectiveRun find(List<CollectiveRun> runs, Variant variant) {
+    public static CollectiveRun find(List<CollectiveRun> runs, Variant variant) {
         return runs.stream().filter(r -> r.variant == variant && r.error == null).findFirst().orElse(null);
     }
 
-    static String size(long bytes) {
+    public static String size(long bytes) {
         if (bytes >= 1L << 30 && bytes % (1L << 30) == 0) {
             return (bytes >> 30) + " GiB";
         }

@@ -1,4 +1,4 @@
-package io.railyard.cli;
+package io.railyard.cli.speedup;
 
 import io.railyard.diagnose.logs.Bandwidth;
 import io.railyard.diagnose.logs.Iperf3Summary;
@@ -9,7 +9,7 @@ import java.util.Objects;
  * One node pair measured both ways: RDMA (ib_write_bw on every HCA at once, ib_write_lat) and TCP (iperf3 with as many
  * streams as HCAs, a round trip), from the client's and the server's helper output.
  */
-record SpeedupPair(String client, String server, Path rdma, Path tcp) {
+public record SpeedupPair(String client, String server, Path rdma, Path tcp) {
 
     /**
      * One path's figures. CPU is in cores busy: perftest reports the share of the node's CPUs busy in user time during
@@ -21,34 +21,34 @@ record SpeedupPair(String client, String server, Path rdma, Path tcp) {
      * @param receiverCores on the server
      * @param error why this path was not measured, else null
      */
-    record Path(Double gbps, Double latencyUs, Double senderCores, Double receiverCores, Long retransmits, String error) {
-        static Path failed(String error) {
+    public record Path(Double gbps, Double latencyUs, Double senderCores, Double receiverCores, Long retransmits, String error) {
+        public static Path failed(String error) {
             return new Path(null, null, null, null, null, error);
         }
 
-        boolean measured() {
+        public boolean measured() {
             return error == null && gbps != null && gbps > 0;
         }
 
         /** Cores per Gb/s at the sending end, the receiving end, or both ends together; null when a figure is missing. */
-        Double coresPerGbps(Double cores) {
+        public Double coresPerGbps(Double cores) {
             return cores == null || !measured() ? null : cores / gbps;
         }
 
-        Double bothEndsCores() {
+        public Double bothEndsCores() {
             return senderCores == null || receiverCores == null ? null : senderCores + receiverCores;
         }
     }
 
-    static SpeedupPair failed(String client, String server, String reason) {
+    public static SpeedupPair failed(String client, String server, String reason) {
         return new SpeedupPair(client, server, Path.failed(reason), Path.failed(reason));
     }
 
-    static SpeedupPair of(String client, String server, SpeedupOutput sent, SpeedupOutput received) {
+    public static SpeedupPair of(String client, String server, SpeedupOutput sent, SpeedupOutput received) {
         return new SpeedupPair(client, server, rdma(sent, received), tcp(sent, received));
     }
 
-    boolean bothMeasured() {
+    public boolean bothMeasured() {
         return rdma.measured() && tcp.measured();
     }
 
@@ -108,7 +108,7 @@ record SpeedupPair(String client, String server, Path rdma, Path tcp) {
                 receiver == null ? null : round(receiver / 100), tcp.retransmits(), null);
     }
 
-    static double round(double value) {
+    public static double round(double value) {
         return Math.round(value * 1000) / 1000.0;
     }
 }

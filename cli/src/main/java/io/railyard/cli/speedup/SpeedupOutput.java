@@ -1,4 +1,4 @@
-package io.railyard.cli;
+package io.railyard.cli.speedup;
 
 import io.railyard.diagnose.logs.LogAnalysis;
 import io.railyard.diagnose.logs.LogReport;
@@ -19,26 +19,28 @@ import java.util.regex.Pattern;
  * What {@code railyard speedup-link} printed: its framed tests, each tool's output read by {@code analyze}'s analyzers
  * (perftest, iperf3), the TCP round trip, and the tests it skipped with the reason.
  */
-final class SpeedupOutput {
+public final class SpeedupOutput {
+    /** What begins each of the helper's own lines, framing its tests. */
+    public static final String MARK = "railyard-speedup: ";
     private static final Pattern ROUND_TRIP = Pattern.compile("tcp-lat samples=\\d+ rtt-us=([\\d.]+)");
 
     /** One framed test: its begin line's fields, its exit, and what the analyzers read in its output. */
-    record Test(Map<String, String> fields, String exit, LogReport report, String output) {
-        String name() {
+    public record Test(Map<String, String> fields, String exit, LogReport report, String output) {
+        public String name() {
             return fields.getOrDefault("test", "?");
         }
 
-        boolean ok() {
+        public boolean ok() {
             return exit.equals("0");
         }
 
-        Integer cpus() {
+        public Integer cpus() {
             String cpus = fields.get("cpus");
             return cpus != null && cpus.matches("\\d+") ? Integer.valueOf(cpus) : null;
         }
 
         /** Why it gave no result, in the tool's own words where it has some. */
-        String failure() {
+        public String failure() {
             if (exit.equals("timeout")) {
                 return "no result before the timeout (the peer never connected or the test hung)";
             }
@@ -56,19 +58,19 @@ final class SpeedupOutput {
     final Map<String, String> skipped = new HashMap<>();
     Double roundTripMicros;
 
-    static SpeedupOutput parse(String log) {
+    public static SpeedupOutput parse(String log) {
         SpeedupOutput parsed = new SpeedupOutput();
         Map<String, String> begin = null;
         StringBuilder block = new StringBuilder();
         for (String line : log.split("\n", -1)) {
-            int mark = line.indexOf(SpeedupLinkCommand.MARK);
+            int mark = line.indexOf(MARK);
             if (mark < 0) {
                 if (begin != null) {
                     block.append(line).append('\n');
                 }
                 continue;
             }
-            String rest = line.substring(mark + SpeedupLinkCommand.MARK.length()).strip();
+            String rest = line.substring(mark + MARK.length()).strip();
             Matcher roundTrip = ROUND_TRIP.matcher(rest);
             if (rest.startsWith("begin ")) {
                 begin = fields(rest);
@@ -89,7 +91,7 @@ final class SpeedupOutput {
         return parsed;
     }
 
-    List<Test> tests(String name) {
+    public List<Test> tests(String name) {
         return tests.stream().filter(t -> t.name().equals(name)).toList();
     }
 

@@ -1,4 +1,4 @@
-package io.railyard.cli;
+package io.railyard.cli.speedup;
 
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
@@ -29,27 +29,27 @@ import java.util.function.Consumer;
  * ordinary TrainingJobs on the same nodes, one per {@link CollectiveRun.Variant}, run one after the other; rank 0's log
  * read for the figures; the jobs and the ConfigMap deleted after, unless kept.
  */
-final class CollectiveJobs {
-    static final String MARK = "railyard-allreduce";
-    static final String SCRIPT = "allreduce_bench.py";
-    static final String MOUNT = "/opt/railyard-speedup";
-    static final String SPEEDUP_LABEL = Names.PREFIX + "speedup";
+public final class CollectiveJobs {
+    public static final String MARK = "railyard-allreduce";
+    public static final String SCRIPT = "allreduce_bench.py";
+    public static final String MOUNT = "/opt/railyard-speedup";
+    public static final String SPEEDUP_LABEL = Names.PREFIX + "speedup";
 
     /** What the jobs share: the only difference between them is {@link CollectiveRun.Variant#env}. */
-    record Shape(String namespace, String run, String image, int nodes, int gpusPerNode, String resource, int devicesPerNode,
+    public record Shape(String namespace, String run, String image, int nodes, int gpusPerNode, String resource, int devicesPerNode,
             boolean hostNetwork, String socketInterface, Map<String, String> nodeSelector, int timeoutSeconds) {
-        String configMapName() {
+        public String configMapName() {
             return "speedup-" + run;
         }
 
-        String jobName(CollectiveRun.Variant variant) {
+        public String jobName(CollectiveRun.Variant variant) {
             return "speedup-" + run + "-" + variant.id;
         }
     }
 
     private CollectiveJobs() {}
 
-    static String script() {
+    public static String script() {
         try (InputStream in = CollectiveJobs.class.getResourceAsStream(SCRIPT)) {
             return new String(in.readAllBytes(), StandardCharsets.UTF_8);
         } catch (IOException e) {
@@ -57,12 +57,12 @@ final class CollectiveJobs {
         }
     }
 
-    static ConfigMap configMap(Shape shape) {
+    public static ConfigMap configMap(Shape shape) {
         return new ConfigMapBuilder().withNewMetadata().withName(shape.configMapName()).withNamespace(shape.namespace())
                 .addToLabels(SPEEDUP_LABEL, shape.run()).endMetadata().addToData(SCRIPT, script()).build();
     }
 
-    static TrainingJob job(Shape shape, CollectiveRun.Variant variant) {
+    public static TrainingJob job(Shape shape, CollectiveRun.Variant variant) {
         TrainingJob job = new TrainingJob();
         job.getMetadata().setName(shape.jobName(variant));
         job.getMetadata().setNamespace(shape.namespace());
@@ -91,7 +91,7 @@ final class CollectiveJobs {
     }
 
     /** Runs the variants one after the other and returns their figures, a failed one with its reason. */
-    static List<CollectiveRun> run(KubernetesClient client, PodLogs logs, Shape shape, boolean keep, Duration poll, Consumer<String> progress)
+    public static List<CollectiveRun> run(KubernetesClient client, PodLogs logs, Shape shape, boolean keep, Duration poll, Consumer<String> progress)
             throws InterruptedException {
         client.resource(configMap(shape)).create();
         List<CollectiveRun> runs = new ArrayList<>();
