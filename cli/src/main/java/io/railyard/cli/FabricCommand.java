@@ -4,6 +4,7 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
 import io.fabric8.kubernetes.client.utils.Serialization;
+import io.railyard.cli.pictures.FabricPicture;
 import io.railyard.fabric.Fabric;
 import io.railyard.fabric.FabricFinding;
 import io.railyard.fabric.FabricHealth;

@@ -3,6 +3,7 @@ package io.railyard.cli;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.railyard.api.Names;
+import io.railyard.cli.pictures.PreflightHeatmap;
 import io.railyard.operator.model.OperatorDefaults;
 import io.railyard.operator.preflight.Link;
 import io.railyard.operator.preflight.Pairing;
@@ -201,7 +202,7 @@ final class PreflightCommand implements Callable<Integer> {
         out.print(switch (output) {
             case text -> PreflightReport.text(verdict);
             case json -> Json.write(PreflightReport.json(verdict));
-            case html -> PreflightHeatmap.html(verdict);
+            case html -> PreflightHeatmap.html(verdict, Json.write(PreflightReport.json(verdict)));
         });
         out.flush();
         return verdict.passed() ? 0 : 1;

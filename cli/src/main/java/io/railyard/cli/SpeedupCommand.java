@@ -3,6 +3,7 @@ package io.railyard.cli;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.railyard.cli.pictures.SpeedupPage;
 import io.railyard.cli.speedup.CollectiveJobs;
 import io.railyard.cli.speedup.CollectiveRun;
 import io.railyard.cli.speedup.SpeedupOutput;
@@ -166,7 +167,7 @@ final class SpeedupCommand implements Callable<Integer> {
             out.print(switch (output) {
                 case text -> report.text();
                 case json -> Json.write(report.json());
-                case html -> SpeedupPage.html(report);
+                case html -> SpeedupPage.html(report, Json.write(report.json()));
             });
             out.flush();
             return report.passed() ? 0 : 1;

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.railyard.cli.pictures.FabricLayout;
 import io.railyard.testkit.Chromium;
 import io.railyard.testkit.SyntheticFabric;
 import java.nio.charset.StandardCharsets;

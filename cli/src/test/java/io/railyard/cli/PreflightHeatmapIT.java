@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.railyard.cli.pictures.PreflightHeatmap;
 import io.railyard.operator.preflight.Link;
 import io.railyard.operator.preflight.PreflightReport;
 import io.railyard.operator.preflight.PreflightVerdict;
@@ -47,7 +48,7 @@ class PreflightHeatmapIT {
         }
         PreflightVerdict verdict = PreflightVerdict.judge(nodes, links, Map.of());
         Path page = dir.resolve("preflight.html");
-        Files.writeString(page, PreflightHeatmap.html(verdict));
+        Files.writeString(page, PreflightHeatmap.html(verdict, Json.write(PreflightReport.json(verdict))));
 
         try (Chromium chromium = Browser.start()) {
             chromium.load(page);

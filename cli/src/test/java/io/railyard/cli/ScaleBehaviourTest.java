@@ -10,8 +10,10 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.server.mock.EnableKubernetesMockClient;
 import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
 import io.fabric8.kubernetes.client.utils.Serialization;
+import io.fabric8.mockwebserver.http.RecordedRequest;
 import io.railyard.api.TrainingJob;
 import io.railyard.api.TrainingJobStatus;
+import io.railyard.cli.pictures.PreflightHeatmap;
 import io.railyard.operator.model.OperatorDefaults;
 import io.railyard.operator.model.TrainingJobModel;
 import java.io.StringWriter;
@@ -20,7 +22,6 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-import io.fabric8.mockwebserver.http.RecordedRequest;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -100,7 +101,8 @@ class ScaleBehaviourTest {
                     io.railyard.operator.preflight.Link.Verdict.OK, null, null));
         }
 
-        String html = PreflightHeatmap.html(io.railyard.operator.preflight.PreflightVerdict.judge(nodes, links, java.util.Map.of()));
+        io.railyard.operator.preflight.PreflightVerdict verdict = io.railyard.operator.preflight.PreflightVerdict.judge(nodes, links, java.util.Map.of());
+        String html = PreflightHeatmap.html(verdict, Json.write(io.railyard.operator.preflight.PreflightReport.json(verdict)));
 
         long rects = html.split("<rect", -1).length - 1L;
         assertThat(rects).as("the grey ground, the diagonal and the links; 90,000 cells drawn one by one before").isEqualTo(1 + 300 + 300);

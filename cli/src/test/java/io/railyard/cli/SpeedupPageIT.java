@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.railyard.cli.pictures.SpeedupPage;
 import io.railyard.cli.speedup.CollectiveRun;
 import io.railyard.cli.speedup.SpeedupPair;
 import io.railyard.cli.speedup.SpeedupReport;
@@ -37,7 +38,7 @@ class SpeedupPageIT {
                 new CollectiveRun(CollectiveRun.Variant.SOCKETS, "job-sockets", List.of(new CollectiveRun.Row(1L << 30, 60000, 33.55)), null));
         SpeedupReport report = new SpeedupReport(pairs, collectives, 3);
         Path page = dir.resolve("speedup.html");
-        Files.writeString(page, SpeedupPage.html(report));
+        Files.writeString(page, SpeedupPage.html(report, Json.write(report.json())));
 
         try (Chromium chromium = Browser.start()) {
             chromium.load(page);

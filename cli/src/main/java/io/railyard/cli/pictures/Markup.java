@@ -1,4 +1,4 @@
-package io.railyard.cli;
+package io.railyard.cli.pictures;
 
 /**
  * The one small writer of the pictures' SVG and HTML: elements with attributes given as name-value pairs, every

@@ -1,4 +1,4 @@
-package io.railyard.cli;
+package io.railyard.cli.pictures;
 
 import io.railyard.cli.speedup.CollectiveRun;
 import io.railyard.cli.speedup.SpeedupPair;
@@ -11,7 +11,7 @@ import java.util.Locale;
  * one bandwidth scale), then the all-reduce's bus bandwidth per size for each network setting. The report as
  * {@code -o json} writes it is in the page too, for a program.
  */
-final class SpeedupPage {
+public final class SpeedupPage {
     private static final double LABEL = 180;
     private static final double WIDTH = 640;
     private static final double BAR = 14;
@@ -20,7 +20,8 @@ final class SpeedupPage {
 
     private SpeedupPage() {}
 
-    static String html(SpeedupReport report) {
+    /** @param reportJson the report as {@code -o json} writes it, embedded in the page for a program */
+    public static String html(SpeedupReport report, String reportJson) {
         Markup body = new Markup();
         body.element("p", (report.passed() ? "PASS" : "FAIL") + ": " + report.measured() + " of " + report.pairs().size()
                 + " pairs measured over both RDMA and TCP", "class", report.passed() ? "pass" : "fail");
@@ -41,7 +42,7 @@ final class SpeedupPage {
             body.raw(run.error() != null ? "<p>" + escape(run.error()) + "</p>" : collectiveBars(run, report.collectives()));
         }
         body.open("script", "type", "application/json", "id", "railyard-speedup")
-                .raw(Json.write(report.json()).replace("<", "\\u003c")).close("script");
+                .raw(reportJson.replace("<", "\\u003c")).close("script");
         return Markup.page("railyard speedup", body.toString());
     }
 

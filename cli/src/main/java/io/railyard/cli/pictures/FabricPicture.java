@@ -1,8 +1,8 @@
-package io.railyard.cli;
+package io.railyard.cli.pictures;
 
-import io.railyard.cli.FabricLayout.Box;
-import io.railyard.cli.FabricLayout.Kind;
-import io.railyard.cli.FabricLayout.Link;
+import io.railyard.cli.pictures.FabricLayout.Box;
+import io.railyard.cli.pictures.FabricLayout.Kind;
+import io.railyard.cli.pictures.FabricLayout.Link;
 import io.railyard.fabric.FabricFinding;
 import io.railyard.fabric.FabricReport;
 import java.util.LinkedHashMap;
@@ -16,7 +16,7 @@ import java.util.stream.Collectors;
  * drawn in its colour on its cable or box, its text on hover and in the legend. One self-contained file: no script,
  * nothing fetched.
  */
-final class FabricPicture {
+public final class FabricPicture {
     /** The colour of each finding, by id, in the legend's order. */
     static final Map<String, String> COLOURS = colours();
     private static final List<String> ORDER = List.copyOf(COLOURS.keySet());
@@ -35,7 +35,7 @@ final class FabricPicture {
         return colours;
     }
 
-    static String svg(FabricReport report) {
+    public static String svg(FabricReport report) {
         FabricLayout layout = FabricLayout.of(report);
         List<String> legend = legendLines(report);
         double listTop = layout.height;
@@ -68,7 +68,7 @@ final class FabricPicture {
     }
 
     /** The picture in a page, with every finding in a table: severity, what, the tool's line, what to do. */
-    static String html(FabricReport report) {
+    public static String html(FabricReport report) {
         Markup body = new Markup();
         body.element("p", summary(report)).open("div", "class", "picture").raw(svg(report)).close("div");
         body.element("h2", "Findings");

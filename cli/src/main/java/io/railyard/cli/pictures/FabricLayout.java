@@ -1,4 +1,4 @@
-package io.railyard.cli;
+package io.railyard.cli.pictures;
 
 import io.railyard.fabric.Cable;
 import io.railyard.fabric.FabricFinding;
@@ -20,12 +20,12 @@ import java.util.TreeSet;
  * rail group's leaves, a spine group, else even runs) and many hosts as one box per host group, so that a
  * 2,000-host fabric stays a picture; each finding lands on the cable between its ends' boxes, else on its box.
  */
-final class FabricLayout {
+public final class FabricLayout {
     /** A tier with more switches than this is drawn as groups of them. */
-    static final int MAX_BOXES_IN_A_ROW = 40;
+    public static final int MAX_BOXES_IN_A_ROW = 40;
     /** The most group boxes in a row: few enough to read on one screen. */
-    static final int MAX_GROUPS_IN_A_ROW = 16;
-    static final int MAX_HOSTS_DRAWN = 128;
+    public static final int MAX_GROUPS_IN_A_ROW = 16;
+    public static final int MAX_HOSTS_DRAWN = 128;
     static final double LEFT = 84, TOP = 64, SWITCH_W = 116, SWITCH_H = 36, HOST_W = 96, HOST_H = 26, GAP = 12, ROW_GAP = 110;
 
     enum Kind { SWITCH, SWITCHES, HOST, HOSTS }

@@ -1,7 +1,6 @@
-package io.railyard.cli;
+package io.railyard.cli.pictures;
 
 import io.railyard.operator.preflight.Link;
-import io.railyard.operator.preflight.PreflightReport;
 import io.railyard.operator.preflight.PreflightVerdict;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -16,13 +15,14 @@ import java.util.TreeSet;
  * share of line rate from the client (row) to the server (column); slow cells outlined, failed ones crossed, both with
  * their reason on hover; suspect nodes in red. The same data as {@code -o json} is in the page, for a program.
  */
-final class PreflightHeatmap {
+public final class PreflightHeatmap {
     private static final double LABEL = 120;
     private static final String FAILED = "#333333";
 
     private PreflightHeatmap() {}
 
-    static String html(PreflightVerdict verdict) {
+    /** @param reportJson the sweep as {@code -o json} writes it, embedded in the page for a program */
+    public static String html(PreflightVerdict verdict, String reportJson) {
         List<String> nodes = verdict.nodes().stream().map(PreflightVerdict.NodeVerdict::node).sorted().toList();
         Set<String> suspects = new TreeSet<>();
         verdict.nodes().stream().filter(node -> !node.ok()).forEach(node -> suspects.add(node.node()));
@@ -47,7 +47,7 @@ final class PreflightHeatmap {
         body.close("table");
         // the report as -o json writes it; '<' escaped so that no string in it can end the script element
         body.open("script", "type", "application/json", "id", "railyard-preflight")
-                .raw(Json.write(PreflightReport.json(verdict)).replace("<", "\\u003c")).close("script");
+                .raw(reportJson.replace("<", "\\u003c")).close("script");
         return Markup.page("railyard preflight", body.toString());
     }
 
