@@ -66,6 +66,7 @@ final class OperatorCommand implements Callable<Integer> {
         InetSocketAddress metricsSocket = metricsAddress == null ? null : HostPort.parse("--metrics-address", metricsAddress);
         TrainingJobReconciler reconciler = new TrainingJobReconciler(defaults, null, Clock.systemUTC());
         operator.register(reconciler, c -> {
+            c.withReconciliationMaxInterval(TrainingJobReconciler.MAX_INTERVAL);
             if (!namespaces.isEmpty()) {
                 c.settingNamespaces(namespaces.toArray(String[]::new));
             }

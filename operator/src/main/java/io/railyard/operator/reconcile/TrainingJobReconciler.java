@@ -56,6 +56,8 @@ import org.slf4j.LoggerFactory;
  */
 public final class TrainingJobReconciler implements Reconciler<TrainingJob>, Cleaner<TrainingJob> {
     private static final Logger LOG = LoggerFactory.getLogger(TrainingJobReconciler.class);
+    /** Each job at least this often, so a missed event is acted on; a reconcile that finds nothing changed makes no request. */
+    public static final java.time.Duration MAX_INTERVAL = java.time.Duration.ofMinutes(5);
 
     private final OperatorDefaults defaults;
     private final RankZeroLog rankZeroLog;

@@ -10,6 +10,7 @@ import io.railyard.operator.model.OperatorDefaults;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.time.Clock;
+import java.time.Duration;
 
 /**
  * The operator as OperatorCommand runs it (a lenient reading client, no server-side apply, which the CRUD mock API
@@ -32,6 +33,7 @@ record OperatorUnderTest(Operator operator, TrainingJobReconciler reconciler) im
                 .withUseSSAToPatchPrimaryResource(false).withSSABasedCreateUpdateMatchForDependentResources(false));
         TrainingJobReconciler reconciler = new TrainingJobReconciler(defaults, logs, clock);
         operator.register(reconciler, c -> {
+            c.withReconciliationMaxInterval(Duration.ofSeconds(10)); // the operator's safety net, at a test's pace
             if (namespaces.length > 0) {
                 c.settingNamespaces(namespaces);
             }
