@@ -4,6 +4,7 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
 import io.fabric8.kubernetes.client.utils.Serialization;
+import io.railyard.cli.fabric.FabricApply;
 import io.railyard.cli.pictures.FabricPicture;
 import io.railyard.fabric.Fabric;
 import io.railyard.fabric.FabricFinding;
@@ -288,7 +289,11 @@ final class FabricCommand implements Callable<Integer> {
             skipIfNotServed(() -> writer.hyperNodes(hyper), FabricApply.HYPER_NODES, "--hyper-nodes", "install Volcano 1.12 or later");
         }
         if (kueueTopology) {
-            skipIfNotServed(() -> writer.kueueTopology(kueue), FabricApply.KUEUE_TOPOLOGIES, "--kueue-topology", "install Kueue 0.14 or later");
+            try {
+                skipIfNotServed(() -> writer.kueueTopology(kueue), FabricApply.KUEUE_TOPOLOGIES, "--kueue-topology", "install Kueue 0.14 or later");
+            } catch (IllegalStateException e) {
+                throw new Railyard.UsageException(e.getMessage()); // a Topology of other levels: the user decides
+            }
         }
     }
 

@@ -1,6 +1,7 @@
 package io.railyard.cli;
 
 import io.railyard.diagnose.ras.HangDetector;
+import io.railyard.diagnose.ras.RasClient;
 import io.railyard.diagnose.ras.RasJson;
 import io.railyard.diagnose.ras.RasReport;
 import io.railyard.diagnose.ras.RasText;
@@ -15,9 +16,9 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
-import picocli.CommandLine.Model.CommandSpec;
 
 /** {@code railyard nccl-watch}: polls NCCL's RAS service and says when ranks lag, go missing or the job stalls. */
 @Command(name = "nccl-watch", mixinStandardHelpOptions = true, description = {

@@ -12,6 +12,7 @@ import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.NodeBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.server.mock.EnableKubernetesMockClient;
+import io.railyard.cli.fabric.FabricApply;
 import io.railyard.fabric.SchedulerObjects;
 import java.io.InputStream;
 import java.net.ServerSocket;

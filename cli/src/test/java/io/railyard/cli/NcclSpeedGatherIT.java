@@ -7,6 +7,7 @@ import io.railyard.diagnose.inspector.InspectorRecord;
 import io.railyard.diagnose.inspector.IntervalSpeeds;
 import io.railyard.diagnose.inspector.JobSpeedLine;
 import io.railyard.diagnose.inspector.RankSummary;
+import io.railyard.diagnose.inspector.SpeedGather;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
 import io.railyard.diagnose.ras.HangDetector;
+import io.railyard.diagnose.ras.RasClient;
 import io.railyard.diagnose.ras.RasText;
 import java.io.IOException;
 import java.net.InetSocketAddress;

@@ -1,7 +1,5 @@
-package io.railyard.cli;
+package io.railyard.diagnose.inspector;
 
-import io.railyard.diagnose.inspector.JobSpeeds;
-import io.railyard.diagnose.inspector.RankSummary;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -17,10 +15,10 @@ import java.time.Clock;
  * as one line; a line that is no summary, longer than {@value #MAX_LINE} bytes or slower than {@value #READ_TIMEOUT_MS}
  * ms is dropped.
  */
-final class SpeedGather implements AutoCloseable {
-    static final int MAX_LINE = 1 << 20;
-    static final int READ_TIMEOUT_MS = 5000;
-    static final int CONNECT_TIMEOUT_MS = 3000;
+public final class SpeedGather implements AutoCloseable {
+    public static final int MAX_LINE = 1 << 20;
+    public static final int READ_TIMEOUT_MS = 5000;
+    public static final int CONNECT_TIMEOUT_MS = 3000;
 
     private final ServerSocket server;
     private final JobSpeeds speeds;
@@ -32,7 +30,7 @@ final class SpeedGather implements AutoCloseable {
         this.clock = clock;
     }
 
-    static SpeedGather listen(InetSocketAddress address, JobSpeeds speeds, Clock clock) throws IOException {
+    public static SpeedGather listen(InetSocketAddress address, JobSpeeds speeds, Clock clock) throws IOException {
         ServerSocket server = new ServerSocket();
         server.bind(address, 1024); // every rank of a large job may send in the same second
         SpeedGather gather = new SpeedGather(server, speeds, clock);
@@ -41,7 +39,7 @@ final class SpeedGather implements AutoCloseable {
     }
 
     /** Sends a rank's summary to the first pod's sidecar. */
-    static void send(String host, int port, RankSummary summary) throws IOException {
+    public static void send(String host, int port, RankSummary summary) throws IOException {
         try (Socket socket = new Socket()) {
             socket.connect(new InetSocketAddress(host, port), CONNECT_TIMEOUT_MS);
             OutputStream out = socket.getOutputStream();
@@ -50,7 +48,7 @@ final class SpeedGather implements AutoCloseable {
         }
     }
 
-    int port() {
+    public int port() {
         return server.getLocalPort();
     }
 

@@ -1,4 +1,4 @@
-package io.railyard.cli;
+package io.railyard.diagnose.ras;
 
 import java.io.BufferedReader;
 import java.io.IOException;
@@ -14,9 +14,9 @@ import java.time.Duration;
  * One status query to NCCL's RAS service, as its protocol is (plain text lines, the report streamed until the server
  * closes): JSON where the server accepts {@code SET FORMAT json} (2.28.7+), else the text {@code VERBOSE STATUS}.
  */
-final class RasClient {
+public final class RasClient {
     /** A report is about 1.2 MB at 512 GPUs; this leaves room and still bounds a broken server. */
-    static final int MAX_REPORT_CHARS = 32 << 20;
+    public static final int MAX_REPORT_CHARS = 32 << 20;
     private static final int CONNECT_MILLIS = 2_000;
 
     private final InetSocketAddress address;
@@ -24,13 +24,13 @@ final class RasClient {
     private Boolean json;
 
     /** @param timeout how long a query may take once connected; RAS is asked to gather within half of it (its TIMEOUT command) */
-    RasClient(InetSocketAddress address, Duration timeout) {
+    public RasClient(InetSocketAddress address, Duration timeout) {
         this.address = address;
         this.timeout = timeout;
     }
 
     /** The report's text; JSON when the server speaks it. */
-    String status() throws IOException {
+    public String status() throws IOException {
         try (Socket socket = new Socket()) {
             socket.connect(address, CONNECT_MILLIS);
             long deadline = System.nanoTime() + timeout.toNanos(); // the whole exchange, however the server trickles it

@@ -1,4 +1,4 @@
-package io.railyard.cli;
+package io.railyard.cli.fabric;
 
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResourceList;
@@ -20,22 +20,22 @@ import java.util.function.Function;
 import java.util.stream.Collectors;
 
 /** Writes the fabric's labels and scheduler objects to the cluster, a line per object changed. */
-final class FabricApply {
-    static final ResourceDefinitionContext HYPER_NODES = new ResourceDefinitionContext.Builder().withGroup("topology.volcano.sh")
+public final class FabricApply {
+    public static final ResourceDefinitionContext HYPER_NODES = new ResourceDefinitionContext.Builder().withGroup("topology.volcano.sh")
             .withVersion("v1alpha1").withKind("HyperNode").withPlural("hypernodes").withNamespaced(false).build();
-    static final ResourceDefinitionContext KUEUE_TOPOLOGIES = new ResourceDefinitionContext.Builder().withGroup("kueue.x-k8s.io")
+    public static final ResourceDefinitionContext KUEUE_TOPOLOGIES = new ResourceDefinitionContext.Builder().withGroup("kueue.x-k8s.io")
             .withVersion("v1beta1").withKind("Topology").withPlural("topologies").withNamespaced(false).build();
 
     private final KubernetesClient client;
     private final PrintWriter out;
 
-    FabricApply(KubernetesClient client, PrintWriter out) {
+    public FabricApply(KubernetesClient client, PrintWriter out) {
         this.client = client;
         this.out = out;
     }
 
     /** Merges the labels into each node; a host the cluster has no node for is named, not an error. */
-    void labels(Map<String, Map<String, String>> labels) {
+    public void labels(Map<String, Map<String, String>> labels) {
         for (Map.Entry<String, Map<String, String>> node : labels.entrySet()) {
             Resource<Node> resource = client.nodes().withName(node.getKey());
             Node current = resource.get();
@@ -54,7 +54,7 @@ final class FabricApply {
     }
 
     /** Creates or updates the HyperNodes, and deletes the ones Railyard made earlier that the fabric no longer has. */
-    void hyperNodes(List<Map<String, Object>> hyperNodes) {
+    public void hyperNodes(List<Map<String, Object>> hyperNodes) {
         var api = client.genericKubernetesResources(HYPER_NODES);
         Map<String, GenericKubernetesResource> existing = api.list().getItems().stream()
                 .collect(Collectors.toMap(h -> h.getMetadata().getName(), Function.identity()));
@@ -72,11 +72,11 @@ final class FabricApply {
     }
 
     /** Kueue does not let a Topology's levels change: one with other levels is reported, not replaced under Kueue's feet. */
-    void kueueTopology(Map<String, Object> topology) {
+    public void kueueTopology(Map<String, Object> topology) {
         var api = client.genericKubernetesResources(KUEUE_TOPOLOGIES);
         GenericKubernetesResource current = api.withName(name(topology)).get();
         if (current != null && !Objects.equals(current.getAdditionalProperties().get("spec"), topology.get("spec"))) {
-            throw new Railyard.UsageException("Topology " + name(topology) + " exists with other levels, and Kueue does not let levels change:"
+            throw new IllegalStateException("Topology " + name(topology) + " exists with other levels, and Kueue does not let levels change:"
                     + " delete it (kubectl delete topology " + name(topology) + ") and the ResourceFlavors that name it, then run again");
         }
         createOrUpdate(api, topology, current, "topology");

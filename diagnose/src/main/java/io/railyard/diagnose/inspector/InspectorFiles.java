@@ -1,6 +1,5 @@
-package io.railyard.cli;
+package io.railyard.diagnose.inspector;
 
-import io.railyard.diagnose.inspector.InspectorRecord;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -23,7 +22,7 @@ import java.util.stream.Stream;
  * written waits for its end. Counts the records read and the complete lines that are no record. Reads through one
  * small buffer, so that a backlog of gigabytes fits the sidecar's small heap.
  */
-final class InspectorFiles {
+public final class InspectorFiles {
     /** Where one file was left. */
     private static final class Tail {
         Object identity;
@@ -32,11 +31,11 @@ final class InspectorFiles {
         boolean overlong;
     }
 
-    static final int BUFFER = 1 << 20;
+    public static final int BUFFER = 1 << 20;
     /** What one poll reads of a file at most, so that a poll of a large backlog stays short. */
-    static final long PER_POLL = 64L << 20;
+    public static final long PER_POLL = 64L << 20;
     /** A line longer than this is no record (verbose records with kernel events are a few KiB): dropped, not kept whole. */
-    static final int MAX_LINE = 1 << 20;
+    public static final int MAX_LINE = 1 << 20;
 
     private final Path dir;
     private final Map<Path, Tail> tails = new HashMap<>();
@@ -44,12 +43,12 @@ final class InspectorFiles {
     private long records;
     private long parseErrors;
 
-    InspectorFiles(Path dir) {
+    public InspectorFiles(Path dir) {
         this.dir = dir;
     }
 
     /** Reads what the files gained since the last poll, record by record, up to {@value #PER_POLL} bytes of each; the bytes read. */
-    long poll(Consumer<InspectorRecord> consumer) throws IOException {
+    public long poll(Consumer<InspectorRecord> consumer) throws IOException {
         List<Path> files;
         try (Stream<Path> listed = Files.list(dir)) {
             files = listed.filter(Files::isRegularFile).sorted().toList();
@@ -125,11 +124,11 @@ final class InspectorFiles {
         }, () -> parseErrors++);
     }
 
-    long records() {
+    public long records() {
         return records;
     }
 
-    long parseErrors() {
+    public long parseErrors() {
         return parseErrors;
     }
 }
