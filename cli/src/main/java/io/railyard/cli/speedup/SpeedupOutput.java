@@ -1,5 +1,6 @@
 package io.railyard.cli.speedup;
 
+import io.railyard.diagnose.logs.KeyValues;
 import io.railyard.diagnose.logs.LogAnalysis;
 import io.railyard.diagnose.logs.LogReport;
 import io.railyard.diagnose.logs.Severity;
@@ -73,13 +74,13 @@ public final class SpeedupOutput {
             String rest = line.substring(mark + MARK.length()).strip();
             Matcher roundTrip = ROUND_TRIP.matcher(rest);
             if (rest.startsWith("begin ")) {
-                begin = fields(rest);
+                begin = KeyValues.of(rest);
                 block.setLength(0);
             } else if (rest.startsWith("end ") && begin != null) {
-                parsed.tests.add(test(begin, fields(rest).getOrDefault("exit", "?"), block.toString()));
+                parsed.tests.add(test(begin, KeyValues.of(rest).getOrDefault("exit", "?"), block.toString()));
                 begin = null;
             } else if (rest.startsWith("skip ")) {
-                Map<String, String> skip = fields(rest);
+                Map<String, String> skip = KeyValues.of(rest);
                 parsed.skipped.put(skip.getOrDefault("test", "?"), rest.substring(rest.indexOf("reason=") + "reason=".length()));
             } else if (roundTrip.find()) {
                 parsed.roundTripMicros = Double.valueOf(roundTrip.group(1));
@@ -103,16 +104,5 @@ public final class SpeedupOutput {
         } catch (IOException e) {
             throw new UncheckedIOException(e); // a byte array does not fail
         }
-    }
-
-    private static Map<String, String> fields(String text) {
-        Map<String, String> fields = new HashMap<>();
-        for (String word : text.split("\\s+")) {
-            int eq = word.indexOf('=');
-            if (eq > 0) {
-                fields.put(word.substring(0, eq), word.substring(eq + 1));
-            }
-        }
-        return fields;
     }
 }

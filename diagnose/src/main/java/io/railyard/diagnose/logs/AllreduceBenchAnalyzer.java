@@ -1,7 +1,6 @@
 package io.railyard.diagnose.logs;
 
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -25,7 +24,7 @@ final class AllreduceBenchAnalyzer implements Analyzer {
             return;
         }
         String text = line.text();
-        Map<String, String> fields = fields(text.substring(text.indexOf(MARK) + MARK.length()));
+        Map<String, String> fields = KeyValues.of(text.substring(text.indexOf(MARK) + MARK.length()));
         hits++;
         try {
             if (fields.containsKey("size") && fields.containsKey("busbw_gbs")) {
@@ -40,17 +39,6 @@ final class AllreduceBenchAnalyzer implements Analyzer {
         } catch (NumberFormatException e) {
             // a line cut inside a figure: its other lines still count
         }
-    }
-
-    static Map<String, String> fields(String text) {
-        Map<String, String> fields = new HashMap<>();
-        for (String word : text.strip().split("\\s+")) {
-            int eq = word.indexOf('=');
-            if (eq > 0) {
-                fields.put(word.substring(0, eq), word.substring(eq + 1));
-            }
-        }
-        return fields;
     }
 
     @Override

@@ -1,6 +1,7 @@
 package io.railyard.operator.preflight;
 
 import io.railyard.diagnose.logs.Finding;
+import io.railyard.diagnose.logs.KeyValues;
 import io.railyard.diagnose.logs.LogAnalysis;
 import io.railyard.diagnose.logs.LogReport;
 import io.railyard.diagnose.logs.Severity;
@@ -9,7 +10,6 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.OptionalDouble;
@@ -70,10 +70,10 @@ public final class HelperOutput {
             }
             String rest = line.substring(mark + MARK.length()).strip();
             if (rest.startsWith("begin ")) {
-                begin = fields(rest);
+                begin = KeyValues.of(rest);
                 block.setLength(0);
             } else if (rest.startsWith("end ") && begin != null) {
-                runs.add(run(begin, fields(rest).getOrDefault("exit", "?"), block.toString()));
+                runs.add(run(begin, KeyValues.of(rest).getOrDefault("exit", "?"), block.toString()));
                 begin = null;
             } else if (rest.startsWith("error ") && error == null) {
                 error = rest.substring("error ".length());
@@ -117,16 +117,5 @@ public final class HelperOutput {
     private static String errorLine(String output, String exit) {
         return output.lines().map(String::strip).filter(l -> ERROR_TEXT.matcher(l).find()).findFirst()
                 .map(l -> "ib_write_bw: " + l).orElse("ib_write_bw exited with status " + exit + " and no result");
-    }
-
-    private static Map<String, String> fields(String text) {
-        Map<String, String> fields = new HashMap<>();
-        for (String word : text.split("\\s+")) {
-            int eq = word.indexOf('=');
-            if (eq > 0) {
-                fields.put(word.substring(0, eq), word.substring(eq + 1));
-            }
-        }
-        return fields;
     }
 }
