@@ -21,3 +21,14 @@ synthetic_fabric() {
   "$JAVA_HOME/bin/java" -cp "bench/target/classes:$cp" io.railyard.testkit.SyntheticFabric "$work/ibnetdiscover.txt" "$@" >&2
   echo "$work/ibnetdiscover.txt"
 }
+
+# The fabric8 CRUD mock API server in a process of its own (MockApiServer): its URL in $mock_url; it serves until this
+# script exits. Needs $work.
+start_mock_server() {
+  mkfifo "$work/mock.in"
+  "$JAVA_HOME/bin/java" -XX:+UseSerialGC -Xmx8g -cp "bench/target/classes:$cp" io.railyard.bench.MockApiServer \
+    <"$work/mock.in" >"$work/mock.url" 2>/dev/null &
+  exec 9>"$work/mock.in" # the server stops when this, the fifo's only writer, closes with the script
+  until [ -s "$work/mock.url" ]; do sleep 0.1; done
+  mock_url=$(head -1 "$work/mock.url")
+}

@@ -13,16 +13,17 @@ import java.util.Map;
  * CRUD mock API server (no real API server can be had here) with the tests' played scheduler, one gang per strategy on
  * its own pool; rank 1's node turns RdmaPortDown True, and the time runs until every rank's pod carries the new attempt
  * (moved in place, a spare promoted, or created), with the operator's requests for it by verb. The pods' own restart
- * (the kubelet's) is not played: what is measured is the operator's part. Arguments: [NODES] [RUNS] (defaults 1024, 3).
+ * (the kubelet's) is not played: what is measured is the operator's part. Arguments: MOCK_URL [NODES] [RUNS] (the mock
+ * server's URL, in a process of its own: {@link MockApiServer}; defaults 1024, 3).
  */
 public final class InPlaceRestartBench {
 
     private InPlaceRestartBench() {}
 
     public static void main(String[] args) throws Exception {
-        int nodes = args.length > 0 ? Integer.parseInt(args[0]) : 1024;
-        int runs = args.length > 1 ? Integer.parseInt(args[1]) : 3;
-        try (MockCluster cluster = new MockCluster()) {
+        int nodes = args.length > 1 ? Integer.parseInt(args[1]) : 1024;
+        int runs = args.length > 2 ? Integer.parseInt(args[2]) : 3;
+        try (MockCluster cluster = new MockCluster(args[0])) {
             KubernetesClient observer = cluster.observer;
             cluster.startOperator(new OperatorDefaults("railyard:bench", "rdma/rdma").withInPlaceRestart(true));
             try (PlayedScheduler scheduler = new PlayedScheduler(observer, "bench")) {

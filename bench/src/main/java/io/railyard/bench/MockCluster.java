@@ -4,11 +4,11 @@ import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.client.Config;
+import io.fabric8.kubernetes.client.ConfigBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.fabric8.kubernetes.client.dsl.base.PatchContext;
 import io.fabric8.kubernetes.client.dsl.base.PatchType;
-import io.fabric8.kubernetes.client.server.mock.KubernetesCrudDispatcher;
 import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
 import io.fabric8.mockwebserver.Context;
 import io.fabric8.mockwebserver.MockWebServer;
@@ -26,7 +26,8 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 
 /**
- * The operator benches' cluster: the fabric8 CRUD mock API server (no real API server can be had here), an observer's
+ * The operator benches' cluster: the fabric8 CRUD mock API server (no real API server can be had here; its objects found
+ * by name, {@link IndexedCrudDispatcher}), in this JVM or another, an observer's
  * client, and the operator on a client of its own whose requests are counted, watches apart.
  */
 final class MockCluster implements AutoCloseable {
@@ -38,10 +39,25 @@ final class MockCluster implements AutoCloseable {
     /** The installation the operator runs with, and the plain client builds its pods with. */
     private OperatorDefaults defaults = new OperatorDefaults("railyard:bench", "rdma/rdma");
 
+    /** The mock server in this JVM. */
     MockCluster() {
-        server = new KubernetesMockServer(new Context(), new MockWebServer(), new HashMap<>(), new KubernetesCrudDispatcher(), false);
-        server.init();
-        Config config = server.createClient().getConfiguration();
+        this(new KubernetesMockServer(new Context(), new MockWebServer(), new HashMap<>(), new IndexedCrudDispatcher(), false), null);
+    }
+
+    /** The mock server at {@code url}, in a process of its own ({@link MockApiServer}): this JVM's heap is then the operator's. */
+    MockCluster(String url) {
+        this(null, url);
+    }
+
+    private MockCluster(KubernetesMockServer server, String url) {
+        this.server = server;
+        Config config;
+        if (server != null) {
+            server.init();
+            config = server.createClient().getConfiguration();
+        } else {
+            config = new ConfigBuilder().withMasterUrl(url).withTrustCerts(true).withNamespace("default").build();
+        }
         observer = new KubernetesClientBuilder().withConfig(config).build();
         client = new KubernetesClientBuilder().withConfig(config)
                 .withHttpClientBuilderConsumer(builder -> builder.addOrReplaceInterceptor("count", requests)).build();
@@ -68,6 +84,11 @@ final class MockCluster implements AutoCloseable {
      * LABEL-0.. in namespace peer, created 16 at a time by a client with nothing else to do.
      */
     double plainClientCreates(TrainingJob job, String label) throws Exception {
+        return plainClientCreates(job, label, () -> {});
+    }
+
+    /** The same, the time taken until {@code seen} returns too (a watch that has seen every pod, as the operator's pods are timed). */
+    double plainClientCreates(TrainingJob job, String label, Awaited seen) throws Exception {
         TrainingJob renamed = new TrainingJob();
         renamed.setMetadata(new ObjectMetaBuilder().withName(label).withNamespace("peer").build());
         renamed.setSpec(job.getSpec());
@@ -78,7 +99,13 @@ final class MockCluster implements AutoCloseable {
                 creators.submit(() -> observer.resource(pod).create());
             }
         }
+        seen.await();
         return (System.nanoTime() - start) / 1e9;
+    }
+
+    /** Something waited for. */
+    interface Awaited {
+        void await() throws InterruptedException;
     }
 
     /** The same server's pace for patches: a label and an annotation merged into each of the pods {@link #plainClientCreates} made. */
@@ -102,6 +129,8 @@ final class MockCluster implements AutoCloseable {
         }
         observer.close();
         client.close();
-        server.destroy();
+        if (server != null) {
+            server.destroy();
+        }
     }
 }
