@@ -10,6 +10,7 @@ import io.fabric8.kubernetes.api.model.Toleration;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.railyard.api.Names;
+import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -17,6 +18,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.concurrent.locks.LockSupport;
 
 /**
@@ -65,20 +68,40 @@ public final class PlayedScheduler implements AutoCloseable {
                 jobsOnNode.computeIfAbsent(pod.getSpec().getNodeName(), n -> new HashSet<>()).add(job(pod));
             }
         }
+        Map<String, Map<String, String>> nodeLabels = new HashMap<>();
+        List<Runnable> binds = new ArrayList<>();
         for (Pod pod : pods) {
             if (pod.getSpec().getNodeName() != null || pod.getMetadata().getDeletionTimestamp() != null) {
                 continue;
             }
             for (Node node : nodes) {
                 String name = node.getMetadata().getName();
-                if (selects(pod, node) && tolerates(pod, node) && !jobsOnNode.getOrDefault(name, Set.of()).contains(job(pod))) {
-                    bind(pod, node);
+                // the cheap test first: a large gang's k-th pod passes the k-1 nodes its job already holds
+                if (!jobsOnNode.getOrDefault(name, Set.of()).contains(job(pod)) && selects(pod, nodeLabels.computeIfAbsent(name, n -> labels(node)))
+                        && tolerates(pod, node)) {
+                    binds.add(() -> bind(pod, node));
                     jobsOnNode.computeIfAbsent(name, n -> new HashSet<>()).add(job(pod));
                     break;
                 }
             }
         }
+        if (binds.size() <= PARALLEL_FROM) {
+            binds.forEach(Runnable::run);
+        } else { // a gang of thousands is bound in seconds, as a scheduler's binding workers do, not one pod after another
+            try (ExecutorService binders = Executors.newFixedThreadPool(16)) {
+                binds.forEach(bind -> binders.submit(() -> {
+                    try {
+                        bind.run();
+                    } catch (KubernetesClientException e) {
+                        // a pod deleted under us: the next round sees what is left
+                    }
+                }));
+            }
+        }
     }
+
+    /** Rounds with more pods to bind than this bind them from several threads; smaller ones in order, as the tests expect. */
+    private static final int PARALLEL_FROM = 64;
 
     private void bind(Pod pod, Node node) {
         String address = node.getStatus() == null || node.getStatus().getAddresses() == null || node.getStatus().getAddresses().isEmpty()
@@ -94,9 +117,7 @@ public final class PlayedScheduler implements AutoCloseable {
      * The node selector, and the required node affinity's terms (any one), each with all its expressions;
      * kubernetes.io/hostname as the node's name.
      */
-    private static boolean selects(Pod pod, Node node) {
-        Map<String, String> labels = new HashMap<>(node.getMetadata().getLabels() == null ? Map.of() : node.getMetadata().getLabels());
-        labels.putIfAbsent("kubernetes.io/hostname", node.getMetadata().getName());
+    private static boolean selects(Pod pod, Map<String, String> labels) {
         Map<String, String> selector = pod.getSpec().getNodeSelector() == null ? Map.of() : pod.getSpec().getNodeSelector();
         if (!selector.entrySet().stream().allMatch(entry -> entry.getValue().equals(labels.get(entry.getKey())))) {
             return false;
@@ -111,6 +132,13 @@ public final class PlayedScheduler implements AutoCloseable {
             }
         }
         return false;
+    }
+
+    /** A node's labels, with kubernetes.io/hostname as its name. */
+    private static Map<String, String> labels(Node node) {
+        Map<String, String> labels = new HashMap<>(node.getMetadata().getLabels() == null ? Map.of() : node.getMetadata().getLabels());
+        labels.putIfAbsent("kubernetes.io/hostname", node.getMetadata().getName());
+        return labels;
     }
 
     private static boolean matches(NodeSelectorRequirement expression, Map<String, String> labels) {
