@@ -6,9 +6,6 @@ import io.fabric8.kubernetes.api.model.NodeBuilder;
 import io.fabric8.kubernetes.api.model.NodeConditionBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.Watch;
-import io.fabric8.kubernetes.client.Watcher;
-import io.fabric8.kubernetes.client.WatcherException;
 import io.railyard.api.Names;
 import io.railyard.api.TrainingJob;
 import io.railyard.operator.PlayedScheduler;
@@ -16,7 +13,6 @@ import io.railyard.operator.reconcile.TrainingJobReconciler;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 
@@ -115,29 +111,10 @@ public final class GangRestartBench {
         return client.pods().inNamespace("bench").withLabel(Names.JOB_LABEL, job).list().getItems();
     }
 
-    /**
-     * Until {@code nodes} of the job's pods carry the attempt, as a watch of them shows it: a list of a 12,500-pod gang
-     * every few milliseconds would take the cores from the operator it times.
-     */
+    /** Until {@code nodes} of the job's pods carry the attempt, as a watch of them shows it ({@link JobPodsWatch}). */
     static void awaitCreated(KubernetesClient client, String job, int nodes, int attempt) throws InterruptedException {
-        String run = String.valueOf(attempt);
-        Map<String, String> attempts = new ConcurrentHashMap<>();
-        try (Watch watch = client.pods().inNamespace("bench").withLabel(Names.JOB_LABEL, job).watch(new Watcher<>() {
-            @Override
-            public void eventReceived(Action action, Pod pod) {
-                if (action == Action.DELETED) {
-                    attempts.remove(pod.getMetadata().getName());
-                } else {
-                    attempts.put(pod.getMetadata().getName(), pod.getMetadata().getLabels().getOrDefault(Names.ATTEMPT_LABEL, ""));
-                }
-            }
-
-            @Override
-            public void onClose(WatcherException cause) {}
-        })) {
-            while (attempts.values().stream().filter(run::equals).count() < nodes) {
-                Thread.sleep(10);
-            }
+        try (JobPodsWatch pods = new JobPodsWatch(client, "bench", job)) {
+            pods.await(nodes, String.valueOf(attempt)::equals);
         }
     }
 

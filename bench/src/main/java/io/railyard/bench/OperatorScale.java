@@ -2,17 +2,12 @@ package io.railyard.bench;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
-import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.Watch;
-import io.fabric8.kubernetes.client.Watcher;
-import io.fabric8.kubernetes.client.WatcherException;
 import io.railyard.api.Names;
 import io.railyard.api.TrainingJob;
 import io.railyard.operator.reconcile.TrainingJobReconciler;
 import java.lang.management.ManagementFactory;
 import java.util.Map;
-import java.util.concurrent.CountDownLatch;
 
 /**
  * The TrainingJob operator at scale on the fabric8 CRUD mock API server (no real API server can be had here): for jobs
@@ -46,10 +41,10 @@ public final class OperatorScale {
                 Map<String, Long> before = cluster.requests.snapshot();
                 long reconcilesBefore = reconciler.metrics().reconciles();
                 double seconds;
-                try (PodsSeen seen = new PodsSeen(observer, "bench", "job-" + nodes, nodes)) {
+                try (JobPodsWatch pods = new JobPodsWatch(observer, "bench", "job-" + nodes)) {
                     long start = System.nanoTime();
                     observer.resource(job("job-" + nodes, nodes)).create();
-                    seen.await();
+                    pods.await(nodes);
                     seconds = (System.nanoTime() - start) / 1e9;
                 }
                 Thread.sleep(2_000);   // the reconciles the pods' creation set off
@@ -61,8 +56,8 @@ public final class OperatorScale {
             }
             // after the operator's jobs, so that both run on a warm server and JVM, against a cluster as full, timed by a watch as the jobs were
             double peer;
-            try (PodsSeen seen = new PodsSeen(observer, "peer", "peer", largest)) {
-                peer = cluster.plainClientCreates(job("peer", largest), "peer", seen::await);
+            try (JobPodsWatch pods = new JobPodsWatch(observer, "peer", "peer")) {
+                peer = cluster.plainClientCreates(job("peer", largest), "peer", () -> pods.await(largest));
             }
             System.out.printf("peer: a plain client creating the %d pods render prints for the largest job, 16 at a time, until a watch has seen them: %.2f s;"
                     + " the operator took %.2f x as long%n", largest, peer, largestSeconds / peer);
@@ -108,40 +103,6 @@ public final class OperatorScale {
                 metadata: {name: %s, namespace: bench}
                 spec: {image: pytorch, script: train.py, nodes: %d, gpusPerNode: 8, scheduling: {topologyKeys: [railyard.io/ib-leaf]}}
                 """.formatted(name, nodes), TrainingJob.class);
-    }
-
-    /**
-     * A watch of a job's pods that counts them as they are added: the time to all pods is taken as a client of the API
-     * server sees it, without lists of the gang (each a walk and a copy of thousands of pods) taking the cores from the
-     * operator while it creates them.
-     */
-    private static final class PodsSeen implements AutoCloseable {
-        private final CountDownLatch added;
-        private final Watch watch;
-
-        PodsSeen(KubernetesClient observer, String namespace, String job, int nodes) {
-            added = new CountDownLatch(nodes);
-            watch = observer.pods().inNamespace(namespace).withLabel(Names.JOB_LABEL, job).watch(new Watcher<>() {
-                @Override
-                public void eventReceived(Action action, Pod pod) {
-                    if (action == Action.ADDED) {
-                        added.countDown();
-                    }
-                }
-
-                @Override
-                public void onClose(WatcherException cause) {}
-            });
-        }
-
-        void await() throws InterruptedException {
-            added.await();
-        }
-
-        @Override
-        public void close() {
-            watch.close();
-        }
     }
 
     private static void awaitPods(KubernetesClient observer, String job, int nodes) throws InterruptedException {
