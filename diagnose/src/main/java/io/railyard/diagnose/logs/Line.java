@@ -62,6 +62,8 @@ public final class Line {
 
     private static final int PAIRS_TESTED = 4;
     private static final int PAIR_BITS = 1024;
+    /** Keeps a product's top log2(PAIR_BITS) bits. */
+    private static final int PAIR_SHIFT = 32 - Integer.numberOfTrailingZeros(PAIR_BITS);
 
     /** Words searched for together on every line, each with its first pairs' bits: see {@link #containsAny}. */
     record Words(List<String> words, int[][] pairs) {
@@ -117,9 +119,9 @@ public final class Line {
         pairsKnown = true;
     }
 
-    /** A pair's bit: the pair mixed by a multiplication, its top ten bits (the plain sum left letter pairs colliding). */
+    /** A pair's bit: the pair mixed by a multiplication, its top bits (the plain sum left letter pairs colliding). */
     private static int pair(char first, char second) {
-        return ((first << 8 | second) * 0x9E3779B1) >>> (32 - 10);
+        return ((first << 8 | second) * 0x9E3779B1) >>> PAIR_SHIFT;
     }
 
     /** The position of the needle in the line at or after {@code from}, or -1. */
