@@ -29,6 +29,6 @@ start_mock_server() {
   "$JAVA_HOME/bin/java" -XX:+UseSerialGC -Xmx8g -cp "bench/target/classes:$cp" io.railyard.bench.MockApiServer \
     <"$work/mock.in" >"$work/mock.url" 2>/dev/null &
   exec 9>"$work/mock.in" # the server stops when this, the fifo's only writer, closes with the script
-  until [ -s "$work/mock.url" ]; do sleep 0.1; done
-  mock_url=$(head -1 "$work/mock.url")
+  until grep -q '^http' "$work/mock.url"; do sleep 0.1; done
+  mock_url=$(grep -m1 '^http' "$work/mock.url")
 }

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The TrainingJob operator at scale on the fabric8 CRUD mock API server, which runs in a process of its own: time from a
-# job's creation to all its pods (8, 128 and LARGEST nodes; the largest also as a ratio to a plain client creating as
-# many pods on the same server), API requests per reconcile by verb, requests over a steady state, the operator's heap,
+# job's creation to all its pods (8, 128 and LARGEST nodes; the largest in three rounds, each beside a plain client
+# creating as many pods on the same server, and the median of their ratios), API requests per reconcile by verb, requests over a steady state, the operator's heap,
 # and 100 concurrent 8-node jobs. NODES RDMA nodes and OTHER_PODS pods of no job are created first: the heap is then the
 # operator's with them in the cluster.
 #   bench/operator-scale.sh [STEADY_SECONDS] [LARGEST] [NODES] [OTHER_PODS]   (defaults 60, 1024, 0, 0)

@@ -7,6 +7,7 @@ import io.fabric8.kubernetes.client.Watcher;
 import io.fabric8.kubernetes.client.WatcherException;
 import io.railyard.api.Names;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Predicate;
 
@@ -17,6 +18,8 @@ import java.util.function.Predicate;
  */
 final class JobPodsWatch implements AutoCloseable {
     private final Map<String, String> attempts = new ConcurrentHashMap<>();
+    /** Every pod the watch has shown, deleted or not. */
+    private final Set<String> shown = ConcurrentHashMap.newKeySet();
     private final Watch watch;
 
     JobPodsWatch(KubernetesClient client, String namespace, String job) {
@@ -27,6 +30,7 @@ final class JobPodsWatch implements AutoCloseable {
                     attempts.remove(pod.getMetadata().getName());
                 } else {
                     attempts.put(pod.getMetadata().getName(), pod.getMetadata().getLabels().getOrDefault(Names.ATTEMPT_LABEL, ""));
+                    shown.add(pod.getMetadata().getName());
                 }
             }
 
@@ -43,6 +47,13 @@ final class JobPodsWatch implements AutoCloseable {
     /** Until {@code count} of the job's pods carry an attempt label that {@code attempt} accepts. */
     void await(int count, Predicate<String> attempt) throws InterruptedException {
         while (attempts.values().stream().filter(attempt).count() < count) {
+            Thread.sleep(10);
+        }
+    }
+
+    /** Until the watch has shown {@code count} pods (a new watch shows those that exist first) and all of them are gone. */
+    void awaitDeleted(int count) throws InterruptedException {
+        while (shown.size() < count || !attempts.isEmpty()) {
             Thread.sleep(10);
         }
     }

@@ -7,7 +7,6 @@ import io.fabric8.volcano.api.model.scheduling.v1beta1.PodGroup;
 import io.fabric8.volcano.api.model.scheduling.v1beta1.PodGroupBuilder;
 import io.railyard.api.TrainingJob;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
 
 /** Volcano's PodGroup: the gang is placed whole or not at all, with what it needs in total. */
@@ -18,11 +17,17 @@ final class PodGroupModel {
 
     /**
      * {@code minResources} is the sum of the pods' own requests, nothing more: a resource the pods do not ask for (the
-     * RDMA resource of a job whose NICs come from a DRA claim) would keep Volcano from ever admitting the gang.
+     * RDMA resource of a job whose NICs come from a DRA claim) would keep Volcano from ever admitting the gang. Rank 0
+     * alone carries the hang watch; ranks 1 and up differ only in their names and ranks, so their requests are rank 1's
+     * times their count (the gang's pods are not built for it).
      */
-    static PodGroup desired(TrainingJob job, JobSettings settings, List<Pod> pods) {
-        Map<String, Quantity> minResources = new LinkedHashMap<>();
-        pods.forEach(pod -> requests(pod).forEach((resource, amount) -> minResources.merge(resource, amount, Quantity::add)));
+    static PodGroup desired(TrainingJob job, JobSettings settings, String railyardImage) {
+        int nodes = settings.spec().nodes;
+        Map<String, Quantity> minResources = new LinkedHashMap<>(requests(PodModel.desired(job, settings, 0, railyardImage)));
+        if (nodes > 1) {
+            requests(PodModel.desired(job, settings, 1, railyardImage)).forEach((resource, amount) -> minResources.merge(resource,
+                    amount.multiply(nodes - 1), Quantity::add));
+        }
         String queue = job.getSpec().scheduling == null ? null : job.getSpec().scheduling.queue;
         String priority = job.getSpec().scheduling == null ? null : job.getSpec().scheduling.priorityClassName;
         return new PodGroupBuilder()

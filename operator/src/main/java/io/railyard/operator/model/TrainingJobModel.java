@@ -6,6 +6,7 @@ import io.railyard.api.SchedulingSpec;
 import io.railyard.api.TrainingJob;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Predicate;
 import java.util.stream.IntStream;
 
 /** Everything a TrainingJob needs, computed without a cluster: what the operator creates and `railyard render` prints. */
@@ -15,16 +16,33 @@ public final class TrainingJobModel {
     /** The desired objects and the warnings a user should read; call {@link JobValidation#errors} first. */
     public record Desired(List<HasMetadata> objects, List<String> warnings) {}
 
+    /** Everything, the gang's pods last: what `railyard render` prints. */
     public static Desired desired(TrainingJob job, OperatorDefaults defaults) {
+        Desired owned = owned(job, defaults);
+        List<HasMetadata> objects = new ArrayList<>(owned.objects());
+        objects.addAll(pods(job, defaults, name -> true));
+        return new Desired(objects, owned.warnings());
+    }
+
+    /**
+     * The gang's pods that {@code wanted} accepts by name, in index order. A reconcile builds only the pods missing from
+     * its cache: building a 12,500-node gang is seconds of one core, which a reconcile of a whole gang need not spend.
+     */
+    public static List<Pod> pods(TrainingJob job, OperatorDefaults defaults, Predicate<String> wanted) {
         JobSettings settings = JobSettings.of(job, defaults);
-        // each pod is built on its own (a 12,500-node job is seconds of builders on one core); the order stays the index's
-        List<Pod> pods = IntStream.range(0, job.getSpec().nodes).parallel()
+        // each pod is built on its own; the order stays the index's
+        return IntStream.range(0, job.getSpec().nodes).filter(index -> wanted.test(settings.podName(index))).parallel()
                 .mapToObj(index -> PodModel.desired(job, settings, index, defaults.railyardImage())).toList();
+    }
+
+    /** The job's objects but its pods (its Service, PodGroup and claim template), and the warnings a user should read. */
+    public static Desired owned(TrainingJob job, OperatorDefaults defaults) {
+        JobSettings settings = JobSettings.of(job, defaults);
         List<HasMetadata> objects = new ArrayList<>();
         List<String> warnings = new ArrayList<>();
         objects.add(ServiceModel.desired(job, settings));
         if (settings.scheduler() == SchedulingSpec.Scheduler.VOLCANO) {
-            objects.add(PodGroupModel.desired(job, settings, pods));
+            objects.add(PodGroupModel.desired(job, settings, defaults.railyardImage()));
         } else if (settings.scheduler() == SchedulingSpec.Scheduler.DEFAULT && job.getSpec().nodes > 1) {
             warnings.add("spec.scheduling.scheduler is default: the pods are not scheduled as a gang and can deadlock "
                     + "(two jobs that each got part of their nodes wait for each other forever); use volcano or kueue");
@@ -44,7 +62,6 @@ public final class TrainingJobModel {
         RestartStrategies.warning(job.getSpec(), defaults.inPlaceRestart()).ifPresent(warnings::add);
         SparePods.warning(job, defaults).ifPresent(warnings::add);
         HostPaths.disallowed(job, defaults.allowedHostPaths()).forEach(problem -> warnings.add(problem + "; the operator refuses the job"));
-        objects.addAll(pods);
         return new Desired(objects, warnings);
     }
 }

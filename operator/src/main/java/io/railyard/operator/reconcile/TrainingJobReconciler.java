@@ -149,12 +149,13 @@ public final class TrainingJobReconciler implements Reconciler<TrainingJob>, Cle
         Function<String, Optional<Node>> nodes = name -> JobInformers.node(context, name);
         RunPolicy policy = job.getSpec().runPolicy;
         status.excludedNodes = RestartBook.stillExcluded(status.excludedNodes, nodes, policy, clock.instant());
-        TrainingJobModel.Desired desired = TrainingJobModel.desired(GangRuns.planned(job, status), defaults);
+        TrainingJob planned = GangRuns.planned(job, status);
+        TrainingJobModel.Desired owned = TrainingJobModel.owned(planned, defaults);
         if (job.getStatus() == null) {
-            JobEvents.warnings(client, job, desired.warnings(), clock.instant());
+            JobEvents.warnings(client, job, owned.warnings(), clock.instant());
         }
-        for (HasMetadata object : desired.objects()) {
-            Boolean known = object instanceof Pod ? Boolean.TRUE : JobInformers.cached(context, object);
+        for (HasMetadata object : owned.objects()) {
+            Boolean known = JobInformers.cached(context, object);
             if (known == null) {
                 GangPods.ensure(client, object);
             } else if (!known) {
@@ -216,8 +217,7 @@ public final class TrainingJobReconciler implements Reconciler<TrainingJob>, Cle
         Set<String> existing = new java.util.HashSet<>(PodExpectations.names(cached));
         cached.stream().map(pod -> pod.getMetadata().getLabels().get(Names.INDEX_LABEL)).filter(Objects::nonNull)
                 .forEach(index -> existing.add(job.getMetadata().getName() + "-" + index)); // a promoted spare holds its rank's place
-        List<Pod> missing = desired.objects().stream().filter(Pod.class::isInstance).map(Pod.class::cast)
-                .filter(pod -> !existing.contains(pod.getMetadata().getName())).toList();
+        List<Pod> missing = TrainingJobModel.pods(planned, defaults, name -> !existing.contains(name));
         if (!missing.isEmpty()) {
             Optional<Duration> waiting = Admission.waiting(status, generation(job), clock.instant());
             if (waiting.isPresent()) {

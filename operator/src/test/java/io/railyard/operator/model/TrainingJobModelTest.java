@@ -149,7 +149,9 @@ class TrainingJobModelTest {
                 "another resource", base + "rdma: {resource: rdma/ib, devicesPerNode: 4}}",
                 "DRA", base + "rdma: {allocation: dra, devicesPerNode: 8}}",
                 "DRA with GPUs aligned", base + "rdma: {allocation: dra, alignWithGpus: true, devicesPerNode: 8}}",
-                "DRA with the preflight gate", base + "rdma: {allocation: dra, devicesPerNode: 8}, preflight: {}}");
+                "DRA with the preflight gate", base + "rdma: {allocation: dra, devicesPerNode: 8}, preflight: {}}",
+                "without the hang watch on rank 0", base + "rdma: {devicesPerNode: 8}, monitoring: {hangDetection: {enabled: false}}}",
+                "with the inspector on every rank", base + "rdma: {devicesPerNode: 8}, monitoring: {ncclInspector: {enabled: true}}}");
         modes.forEach((mode, spec) -> {
             List<HasMetadata> objects = render(yaml(spec));
             PodGroup group = objects.stream().filter(PodGroup.class::isInstance).map(PodGroup.class::cast).findFirst().orElseThrow();
@@ -159,6 +161,18 @@ class TrainingJobModelTest {
                 .map(PodGroup.class::cast).findFirst().orElseThrow();
         assertThat(dra.getSpec().getMinResources()).as("the claim brings the NICs and GPUs").doesNotContainKeys("rdma/rdma", "nvidia.com/gpu")
                 .containsEntry("cpu", new Quantity("144"));
+    }
+
+    @Test
+    void onlyThePodsAskedForAreBuiltAndTheyAreRendersOwn() {
+        TrainingJob job = yaml("{image: pytorch, script: t.py, nodes: 4, gpusPerNode: 8, rdma: {devicesPerNode: 8}}");
+        job.getMetadata().setName("llama");
+
+        List<Pod> missing = TrainingJobModel.pods(job, OperatorDefaults.STANDARD, name -> name.equals("llama-0") || name.equals("llama-3"));
+
+        List<Pod> rendered = render(job).stream().filter(Pod.class::isInstance).map(Pod.class::cast).toList();
+        assertThat(missing).containsExactly(rendered.get(0), rendered.get(3));
+        assertThat(TrainingJobModel.pods(job, OperatorDefaults.STANDARD, name -> false)).as("a whole gang's reconcile builds none").isEmpty();
     }
 
     @Test
