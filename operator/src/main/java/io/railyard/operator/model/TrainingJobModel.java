@@ -6,7 +6,7 @@ import io.railyard.api.SchedulingSpec;
 import io.railyard.api.TrainingJob;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.function.Predicate;
+import java.util.function.IntPredicate;
 import java.util.stream.IntStream;
 
 /** Everything a TrainingJob needs, computed without a cluster: what the operator creates and `railyard render` prints. */
@@ -20,18 +20,18 @@ public final class TrainingJobModel {
     public static Desired desired(TrainingJob job, OperatorDefaults defaults) {
         Desired owned = owned(job, defaults);
         List<HasMetadata> objects = new ArrayList<>(owned.objects());
-        objects.addAll(pods(job, defaults, name -> true));
+        objects.addAll(pods(job, defaults, index -> true));
         return new Desired(objects, owned.warnings());
     }
 
     /**
-     * The gang's pods that {@code wanted} accepts by name, in index order. A reconcile builds only the pods missing from
-     * its cache: building a 12,500-node gang is seconds of one core, which a reconcile of a whole gang need not spend.
+     * The gang's pods of the indices {@code wanted} accepts, in index order (pod i is named JOB-i). A reconcile builds only
+     * the pods missing from its cache, and render a part at a time: building a 12,500-node gang is seconds of one core.
      */
-    public static List<Pod> pods(TrainingJob job, OperatorDefaults defaults, Predicate<String> wanted) {
+    public static List<Pod> pods(TrainingJob job, OperatorDefaults defaults, IntPredicate wanted) {
         JobSettings settings = JobSettings.of(job, defaults);
         // each pod is built on its own; the order stays the index's
-        return IntStream.range(0, job.getSpec().nodes).filter(index -> wanted.test(settings.podName(index))).parallel()
+        return IntStream.range(0, job.getSpec().nodes).filter(wanted).parallel()
                 .mapToObj(index -> PodModel.desired(job, settings, index, defaults.railyardImage())).toList();
     }
 

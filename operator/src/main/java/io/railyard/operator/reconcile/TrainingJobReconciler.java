@@ -217,7 +217,7 @@ public final class TrainingJobReconciler implements Reconciler<TrainingJob>, Cle
         Set<String> existing = new java.util.HashSet<>(PodExpectations.names(cached));
         cached.stream().map(pod -> pod.getMetadata().getLabels().get(Names.INDEX_LABEL)).filter(Objects::nonNull)
                 .forEach(index -> existing.add(job.getMetadata().getName() + "-" + index)); // a promoted spare holds its rank's place
-        List<Pod> missing = TrainingJobModel.pods(planned, defaults, name -> !existing.contains(name));
+        List<Pod> missing = TrainingJobModel.pods(planned, defaults, index -> !existing.contains(job.getMetadata().getName() + "-" + index));
         if (!missing.isEmpty()) {
             Optional<Duration> waiting = Admission.waiting(status, generation(job), clock.instant());
             if (waiting.isPresent()) {

@@ -168,11 +168,12 @@ class TrainingJobModelTest {
         TrainingJob job = yaml("{image: pytorch, script: t.py, nodes: 4, gpusPerNode: 8, rdma: {devicesPerNode: 8}}");
         job.getMetadata().setName("llama");
 
-        List<Pod> missing = TrainingJobModel.pods(job, OperatorDefaults.STANDARD, name -> name.equals("llama-0") || name.equals("llama-3"));
+        List<Pod> missing = TrainingJobModel.pods(job, OperatorDefaults.STANDARD, index -> index == 0 || index == 3);
 
         List<Pod> rendered = render(job).stream().filter(Pod.class::isInstance).map(Pod.class::cast).toList();
-        assertThat(missing).containsExactly(rendered.get(0), rendered.get(3));
-        assertThat(TrainingJobModel.pods(job, OperatorDefaults.STANDARD, name -> false)).as("a whole gang's reconcile builds none").isEmpty();
+        assertThat(missing).containsExactly(rendered.get(0), rendered.get(3)).extracting(pod -> pod.getMetadata().getName())
+                .containsExactly("llama-0", "llama-3");
+        assertThat(TrainingJobModel.pods(job, OperatorDefaults.STANDARD, index -> false)).as("a whole gang's reconcile builds none").isEmpty();
     }
 
     @Test
