@@ -4,11 +4,13 @@ import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.NodeSelectorRequirement;
 import io.fabric8.kubernetes.api.model.NodeSelectorTerm;
 import io.fabric8.kubernetes.api.model.Pod;
-import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.Taint;
 import io.fabric8.kubernetes.api.model.Toleration;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.fabric8.kubernetes.client.dsl.base.PatchContext;
+import io.fabric8.kubernetes.client.dsl.base.PatchType;
+import io.fabric8.kubernetes.client.utils.Serialization;
 import io.railyard.api.Names;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -115,9 +117,12 @@ public final class PlayedScheduler implements AutoCloseable {
     private void bind(Pod pod, Node node) {
         String address = node.getStatus() == null || node.getStatus().getAddresses() == null || node.getStatus().getAddresses().isEmpty()
                 ? null : node.getStatus().getAddresses().getFirst().getAddress();
-        client.pods().inNamespace(namespace).withName(pod.getMetadata().getName()).edit(p -> new PodBuilder(p)
-                .editSpec().withNodeName(node.getMetadata().getName()).endSpec()
-                .withNewStatus().withPhase("Running").withPodIP(address).withHostIP(address).endStatus().build());
+        // one merge patch, as a scheduler's binding and a kubelet's status are one request each (an edit is a GET and a PUT)
+        Map<String, Object> status = new HashMap<>(Map.of("phase", "Running"));
+        status.put("podIP", address);
+        status.put("hostIP", address);
+        client.pods().inNamespace(namespace).withName(pod.getMetadata().getName()).patch(PatchContext.of(PatchType.JSON_MERGE),
+                Serialization.asJson(Map.of("spec", Map.of("nodeName", node.getMetadata().getName()), "status", status)));
         bindings.add(new Binding(pod.getMetadata().getName(), pod.getMetadata().getUid(),
                 pod.getMetadata().getLabels().get(Names.ATTEMPT_LABEL), node.getMetadata().getName()));
     }
