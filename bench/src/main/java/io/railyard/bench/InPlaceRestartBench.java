@@ -13,8 +13,9 @@ import java.util.Map;
  * CRUD mock API server (no real API server can be had here) with the tests' played scheduler, one gang per strategy on
  * its own pool; rank 1's node turns RdmaPortDown True, and the time runs until every rank's pod carries the new attempt
  * (moved in place, a spare promoted, or created), with the operator's requests for it by verb. The pods' own restart
- * (the kubelet's) is not played: what is measured is the operator's part. Arguments: MOCK_URL [NODES] [RUNS] (the mock
- * server's URL, in a process of its own: {@link MockApiServer}; defaults 1024, 3).
+ * (the kubelet's) is not played: what is measured is the operator's part. Arguments: MOCK_URL [NODES] [RUNS] [STRATEGIES]
+ * (the mock server's URL, in a process of its own: {@link MockApiServer}; defaults 1024, 3, InPlace,Recreate: at 12,500
+ * nodes each strategy is minutes of gangs created, placed and run).
  */
 public final class InPlaceRestartBench {
 
@@ -23,11 +24,12 @@ public final class InPlaceRestartBench {
     public static void main(String[] args) throws Exception {
         int nodes = args.length > 1 ? Integer.parseInt(args[1]) : 1024;
         int runs = args.length > 2 ? Integer.parseInt(args[2]) : 3;
+        String[] strategies = (args.length > 3 ? args[3] : "InPlace,Recreate").split(",");
         try (MockCluster cluster = new MockCluster(args[0])) {
             KubernetesClient observer = cluster.observer;
             cluster.startOperator(new OperatorDefaults("railyard:bench", "rdma/rdma").withInPlaceRestart(true));
             try (PlayedScheduler scheduler = new PlayedScheduler(observer, "bench")) {
-                for (String strategy : new String[] {"InPlace", "Recreate"}) {
+                for (String strategy : strategies) {
                     String pool = strategy.toLowerCase(java.util.Locale.ROOT);
                     int spares = strategy.equals("InPlace") ? SPARES : 0;
                     GangRestartBench.pool(observer, pool, nodes + 2 * spares + runs + 1);

@@ -51,7 +51,7 @@ final class SubmitCommand implements Callable<Integer> {
         try (KubernetesClient client = kube.connect()) {
             OperatorDefaults defaults = OperatorDefaults.STANDARD.withInPlaceRestart(inPlaceServed(client));
             for (TrainingJob job : jobs) {
-                TrainingJobModel.desired(job, defaults).warnings()
+                TrainingJobModel.owned(job, defaults).warnings() // the warnings need none of the pods built
                         .forEach(warning -> spec.commandLine().getErr().println("submit: warning: " + job.getMetadata().getName() + ": " + warning));
                 create(client, job);
                 out.println("trainingjob " + job.getMetadata().getNamespace() + "/" + job.getMetadata().getName() + " created");
