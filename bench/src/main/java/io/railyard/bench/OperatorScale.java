@@ -68,7 +68,7 @@ public final class OperatorScale {
                 }
             }
             System.out.printf("peer: the operator took %.2f x as long as a plain client for %d pods (median of %d rounds, each timed until a"
-                    + " watch has seen every pod)%n", median(ratios), largest, ROUNDS);
+                    + " watch has seen every pod)%n", GangRestartBench.median(ratios), largest, ROUNDS);
             Map<String, Long> before = cluster.requests.snapshot();
             long reconcilesBefore = reconciler.metrics().reconciles();
             Thread.sleep(steadySeconds * 1_000L);
@@ -121,12 +121,6 @@ public final class OperatorScale {
                 Thread.sleep(50); // its finalizer: the operator removes it after the job's other objects
             }
         }
-    }
-
-    private static double median(List<Double> values) {
-        List<Double> sorted = values.stream().sorted().toList();
-        int middle = sorted.size() / 2;
-        return sorted.size() % 2 == 1 ? sorted.get(middle) : (sorted.get(middle - 1) + sorted.get(middle)) / 2;
     }
 
     /** Pods of no job, as a busy cluster has: the operator must cache none of them. */
