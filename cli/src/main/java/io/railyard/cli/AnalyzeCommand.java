@@ -47,14 +47,30 @@ final class AnalyzeCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws IOException {
+        return analyze(files, output, nicGbps, spec.commandLine().getOut(), spec.commandLine().getErr());
+    }
+
+    /** {@code railyard analyze FILE...}: arguments that are all files (or - for standard input), no option. */
+    static boolean onlyFiles(String... args) {
+        if (args.length < 2 || !args[0].equals("analyze")) {
+            return false;
+        }
+        for (String arg : List.of(args).subList(1, args.length)) {
+            if (arg.isEmpty() || !arg.equals("-") && (arg.startsWith("-") || arg.startsWith("@"))) { // an option, an @argument file
+                return false;
+            }
+        }
+        return true;
+    }
+
+    static int analyze(List<String> files, Output output, Double nicGbps, PrintWriter out, PrintWriter err) throws IOException {
         if (nicGbps != null && nicGbps <= 0) {
             throw new Railyard.UsageException("--nic-gbps " + nicGbps + " must be positive");
         }
         List<LogReport> reports = new ArrayList<>();
         for (String file : files) {
-            reports.add(analyze(file));
+            reports.add(analyze(file, nicGbps));
         }
-        PrintWriter out = spec.commandLine().getOut();
         if (output == Output.json) {
             Map<String, Object> json = new LinkedHashMap<>();
             json.put("reports", reports.stream().map(AnalyzeCommand::json).toList());
@@ -64,13 +80,13 @@ final class AnalyzeCommand implements Callable<Integer> {
         }
         out.flush();
         if (reports.stream().allMatch(AnalyzeCommand::unread)) {
-            spec.commandLine().getErr().println("analyze: no input held anything to analyze (see above): give NCCL logs or RDMA tool output");
+            err.println("analyze: no input held anything to analyze (see above): give NCCL logs or RDMA tool output");
             return Railyard.USAGE;
         }
         return reports.stream().anyMatch(LogReport::hasErrors) ? 1 : 0;
     }
 
-    private LogReport analyze(String file) throws IOException {
+    private static LogReport analyze(String file, Double nicGbps) throws IOException {
         OptionalDouble lineRate = nicGbps == null ? OptionalDouble.empty() : OptionalDouble.of(nicGbps);
         if (file.equals("-")) {
             return LogAnalysis.analyze("-", System.in, lineRate);

@@ -34,6 +34,15 @@ public final class Railyard {
 
     /** Runs the command line and returns its exit code; errors a user can cause print one line, never a stack trace. */
     public static int run(PrintWriter out, PrintWriter err, String... args) {
+        if (AnalyzeCommand.onlyFiles(args)) {
+            // the way a large log is read: picocli's model of the commands (their annotations, read by reflection) would
+            // be a tenth of a 1 GB log's time (bench/analyze-vs-grep.sh); any option goes through picocli below
+            try {
+                return AnalyzeCommand.analyze(List.of(args).subList(1, args.length), AnalyzeCommand.Output.text, null, out, err);
+            } catch (Exception e) {
+                return exitCode(e, "analyze", err);
+            }
+        }
         return run(out, err, CommandLine.defaultFactory(), args);
     }
 
@@ -50,23 +59,26 @@ public final class Railyard {
             command.getErr().println(command.getCommandName() + ": " + problem(e) + " (see " + qualifiedName(command) + " --help)");
             return USAGE;
         });
-        commandLine.setExecutionExceptionHandler((e, command, ignored) -> {
-            if (e instanceof UsageException usage) {
-                command.getErr().println(command.getCommandName() + ": " + usage.getMessage());
-                return USAGE;
-            }
-            if (e instanceof KubeClients.ClusterException cluster) {
-                command.getErr().println(command.getCommandName() + ": " + cluster.getMessage());
-                return 1;
-            }
-            if (e instanceof KubernetesClientException api) {
-                command.getErr().println(command.getCommandName() + ": the Kubernetes API failed: " + KubeClients.cause(api));
-                return 1;
-            }
-            command.getErr().println(command.getCommandName() + ": internal error: " + e);
-            return 3;
-        });
+        commandLine.setExecutionExceptionHandler((e, command, ignored) -> exitCode(e, command.getCommandName(), command.getErr()));
         return commandLine.execute(args);
+    }
+
+    /** Says what went wrong in one line and returns the exit code for it. */
+    private static int exitCode(Exception e, String command, PrintWriter err) {
+        if (e instanceof UsageException usage) {
+            err.println(command + ": " + usage.getMessage());
+            return USAGE;
+        }
+        if (e instanceof KubeClients.ClusterException cluster) {
+            err.println(command + ": " + cluster.getMessage());
+            return 1;
+        }
+        if (e instanceof KubernetesClientException api) {
+            err.println(command + ": the Kubernetes API failed: " + KubeClients.cause(api));
+            return 1;
+        }
+        err.println(command + ": internal error: " + e);
+        return 3;
     }
 
     /**

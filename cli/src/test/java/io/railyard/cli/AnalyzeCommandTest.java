@@ -7,6 +7,8 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.OutputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
+import java.util.stream.Stream;
 import java.util.zip.GZIPOutputStream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -136,6 +138,23 @@ class AnalyzeCommandTest {
 
         assertThat(run.exitCode()).isEqualTo(2);
         assertThat(run.err()).isEqualTo("analyze: nope.log: no such file\n");
+    }
+
+    @Test
+    void filesAloneAreReadAsWithOptions() {
+        // `analyze FILE...` runs without picocli's model; an option takes the path through it: both say the same
+        for (String[] files : List.of(new String[] {log("nccl-socket-fallback-driver-stopped-01.log"), log("nccl-ib-gdr-ok-aks-01.log")},
+                new String[] {log("nccl-ib-gdr-ok-aks-01.log")}, new String[] {"nope.log"}, new String[] {log("nccl-ib-gdr-ok-aks-01.log"), "nope.log"})) {
+            CommandRun alone = CommandRun.of(Stream.concat(Stream.of("analyze"), Stream.of(files)).toArray(String[]::new));
+            CommandRun withOption = CommandRun.of(Stream.concat(Stream.of("analyze", "-o", "text"), Stream.of(files)).toArray(String[]::new));
+
+            assertThat(alone).as(String.join(" ", files)).isEqualTo(withOption);
+        }
+        assertThat(AnalyzeCommand.onlyFiles("analyze", "a.log", "-")).isTrue();
+        assertThat(AnalyzeCommand.onlyFiles("analyze", "a.log", "--nic-gbps=400")).isFalse();
+        assertThat(AnalyzeCommand.onlyFiles("analyze", "@args.txt")).isFalse(); // picocli reads its arguments from the file
+        assertThat(AnalyzeCommand.onlyFiles("analyze", "")).isFalse();
+        assertThat(AnalyzeCommand.onlyFiles("analyze")).isFalse();
     }
 
     @Test
