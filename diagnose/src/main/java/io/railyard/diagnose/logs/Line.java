@@ -65,33 +65,62 @@ public final class Line {
     /** Keeps a product's top log2(PAIR_BITS) bits. */
     private static final int PAIR_SHIFT = 32 - Integer.numberOfTrailingZeros(PAIR_BITS);
 
-    /** Words searched for together on every line, each with its first pairs' bits: see {@link #containsAny}. */
-    record Words(List<String> words, int[][] pairs) {
+    /**
+     * Words searched for together on every line, each with its first pairs' bits, and indexed by its first pair: see
+     * {@link #containsAny}.
+     */
+    record Words(List<String> words, int[][] pairs, long[] firstPairs, int[][] byFirstPair, int[] unpaired) {
         static Words of(List<String> words) {
             int[][] pairs = new int[words.size()][];
+            long[] firstPairs = new long[PAIR_BITS / 64];
+            int[][] byFirstPair = new int[PAIR_BITS][0];
+            int[] unpaired = new int[0];
             for (int n = 0; n < words.size(); n++) {
                 String word = words.get(n);
                 pairs[n] = new int[Math.max(0, Math.min(word.length(), PAIRS_TESTED + 1) - 1)];
                 for (int i = 0; i < pairs[n].length; i++) {
                     pairs[n][i] = pair(word.charAt(i), word.charAt(i + 1));
                 }
+                if (pairs[n].length == 0) {
+                    unpaired = append(unpaired, n);
+                } else {
+                    int first = pairs[n][0];
+                    firstPairs[first >>> 6] |= 1L << first;
+                    byFirstPair[first] = append(byFirstPair[first], n);
+                }
             }
-            return new Words(List.copyOf(words), pairs);
+            return new Words(List.copyOf(words), pairs, firstPairs, byFirstPair, unpaired);
+        }
+
+        private static int[] append(int[] array, int value) {
+            int[] longer = Arrays.copyOf(array, array.length + 1);
+            longer[array.length] = value;
+            return longer;
         }
     }
 
     /**
-     * Whether the line holds one of the words. Each word's pairs are known beforehand: a word the line's pairs rule out
-     * (most words, on most lines) costs a bit test or two, and no search.
+     * Whether the line holds one of the words. The words whose first pair the line has are found from the bits the two
+     * share (a few words of dozens, on most lines none); only those are tested further, and searched for if their other
+     * pairs are there too.
      */
     boolean containsAny(Words words) {
         if (!pairsKnown) {
             recordPairs();
         }
-        int[][] pairs = words.pairs();
-        for (int n = 0; n < pairs.length; n++) {
-            if (hasPairs(pairs[n]) && chunk.indexOf(words.words().get(n), start, end) >= 0) {
+        for (int n : words.unpaired()) {
+            if (chunk.indexOf(words.words().get(n), start, end) >= 0) {
                 return true;
+            }
+        }
+        long[] firstPairs = words.firstPairs();
+        for (int i = 0; i < firstPairs.length; i++) {
+            for (long shared = pairs[i] & firstPairs[i]; shared != 0; shared &= shared - 1) {
+                for (int n : words.byFirstPair()[i * 64 + Long.numberOfTrailingZeros(shared)]) {
+                    if (hasPairs(words.pairs()[n]) && chunk.indexOf(words.words().get(n), start, end) >= 0) {
+                        return true;
+                    }
+                }
             }
         }
         return false;
