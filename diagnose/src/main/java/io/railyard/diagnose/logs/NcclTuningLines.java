@@ -2,8 +2,6 @@ package io.railyard.diagnose.logs;
 
 import java.util.HashMap;
 import java.util.Map;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 /**
  * What an NCCL log says of NCCL's network tuning: the variables it prints as set ({@code NCCL_CROSS_NIC set by
@@ -12,20 +10,16 @@ import java.util.regex.Pattern;
  */
 final class NcclTuningLines {
     private static final String SET_BY_ENVIRONMENT = " set by environment to ";
-    private static final Pattern CONNECTION = Pattern.compile(
-            "(?:Channel|Ring) (\\d+)(?:/\\d+)? : (\\d+)(?:\\[\\w+\\])? -> (\\d+)(?:\\[\\w+\\])? \\[(send|receive)\\] via NET/([\\w.]+)/(\\d+)");
     /** Channels remembered, each by rank: enough for 64 channels of 512 ranks, and a bound on a log that never ends. */
     private static final int MAX_CHANNELS = 32_768;
     /**
      * Connection lines read: each communicator's set-up prints them again, so the first ones (64 channels of 64 ranks)
-     * show how the channels run, and a large log's millions more would cost a regex each (bench/analyze-vs-grep.sh).
+     * show how the channels run, and a large log's millions more would cost a parse each (bench/analyze-vs-grep.sh).
      */
     static final int CONNECTION_LINES = 4_096;
 
     private record Nics(String receive, String send, long line, String text) {}
 
-    /** A line's {@code host:pid:tid [cudaDev]} prefix: which process said it. */
-    private static final Pattern PROCESS = Pattern.compile("^\\s*(\\S+):(\\d+):\\d+ \\[\\d+\\]");
     private static final int MAX_PROCESSES = 4096;
 
     private final Map<String, String> settings = new HashMap<>();
@@ -61,30 +55,29 @@ final class NcclTuningLines {
         if (crossing != null || channels.size() >= MAX_CHANNELS) {
             return;
         }
-        Matcher m = CONNECTION.matcher(line.text());
-        if (!m.find()) {
+        ConnectionLine connection = ConnectionLine.find(line.text());
+        if (connection == null) {
             return;
         }
-        Matcher process = PROCESS.matcher(line.text());
-        if (process.find() && processes.size() < MAX_PROCESSES) {
-            processes.add(process.group(1) + ":" + process.group(2));
+        if (connection.process() != null && processes.size() < MAX_PROCESSES) {
+            processes.add(connection.process());
         }
-        nicsUsed.add(m.group(5) + "/" + m.group(6));
+        String nic = connection.net() + "/" + connection.nic();
+        nicsUsed.add(nic);
         if (firstConnectionText == null) {
             firstConnectionLine = line.number();
             firstConnectionText = line.text();
         }
-        boolean receive = m.group(4).equals("receive");
-        String rank = receive ? m.group(3) : m.group(2);
-        String key = m.group(1) + "/" + rank;
-        String nic = m.group(5) + "/" + m.group(6);
+        boolean receive = connection.receive();
+        String rank = receive ? connection.to() : connection.from();
+        String key = connection.channel() + "/" + rank;
         Nics known = channels.get(key);
         Nics now = known == null ? new Nics(receive ? nic : null, receive ? null : nic, line.number(), line.text())
                 : new Nics(receive && known.receive() == null ? nic : known.receive(), !receive && known.send() == null ? nic : known.send(),
                         known.line(), known.text());
         channels.put(key, now);
         if (now.receive() != null && now.send() != null && !now.receive().equals(now.send())) {
-            crossing = "channel " + m.group(1) + " of rank " + rank + " receives on NET/" + now.receive() + " and sends on NET/" + now.send();
+            crossing = "channel " + connection.channel() + " of rank " + rank + " receives on NET/" + now.receive() + " and sends on NET/" + now.send();
             crossingLine = line.number();
             crossingText = line.text();
         }
