@@ -34,48 +34,79 @@ record ConnectionLine(String process, String channel, String from, String to, bo
     }
 
     private static ConnectionLine at(String text, int start) {
-        int end = digits(text, start);
-        if (end == start) {
+        Cursor cursor = new Cursor(text, start);
+        String channel = cursor.digits();
+        if (channel == null || cursor.skip("/") && cursor.digits() == null || !cursor.skip(" : ")) {
             return null;
         }
-        String channel = text.substring(start, end);
-        int at = end < text.length() && text.charAt(end) == '/' && digits(text, end + 1) > end + 1 ? digits(text, end + 1) : end;
-        if (!text.startsWith(" : ", at)) {
+        String from = cursor.rank();
+        if (from == null || !cursor.skip(" -> ")) {
             return null;
         }
-        int fromEnd = digits(text, at + 3);
-        if (fromEnd == at + 3) {
+        String to = cursor.rank();
+        if (to == null) {
             return null;
         }
-        String from = text.substring(at + 3, fromEnd);
-        at = afterBracketedWord(text, fromEnd);
-        if (!text.startsWith(" -> ", at)) {
+        boolean receive = cursor.skip(" [receive]");
+        if (!receive && !cursor.skip(" [send]") || !cursor.skip(" via NET/")) {
             return null;
         }
-        int toEnd = digits(text, at + 4);
-        if (toEnd == at + 4) {
+        String net = cursor.netName();
+        if (net == null || !cursor.skip("/")) {
             return null;
         }
-        String to = text.substring(at + 4, toEnd);
-        at = afterBracketedWord(text, toEnd);
-        boolean receive = text.startsWith(" [receive]", at);
-        if (!receive && !text.startsWith(" [send]", at)) {
-            return null;
+        String nic = cursor.digits();
+        return nic == null ? null : new ConnectionLine(process(text), channel, from, to, receive, net, nic);
+    }
+
+    /** A position in the text, moved past what is read; each read gives null, and does not move, where the text differs. */
+    private static final class Cursor {
+        private final String text;
+        private int at;
+
+        Cursor(String text, int at) {
+            this.text = text;
+            this.at = at;
         }
-        at += receive ? " [receive]".length() : " [send]".length();
-        if (!text.startsWith(" via NET/", at)) {
-            return null;
+
+        boolean skip(String literal) {
+            if (!text.startsWith(literal, at)) {
+                return false;
+            }
+            at += literal.length();
+            return true;
         }
-        int netStart = at + " via NET/".length();
-        int netEnd = netStart;
-        while (netEnd < text.length() && (isWord(text.charAt(netEnd)) || text.charAt(netEnd) == '.')) {
-            netEnd++;
+
+        String digits() {
+            return read(digitsEnd(text, at));
         }
-        int nicEnd = netEnd < text.length() && text.charAt(netEnd) == '/' ? digits(text, netEnd + 1) : netEnd + 1;
-        if (netEnd == netStart || nicEnd <= netEnd + 1) {
-            return null;
+
+        /** A rank and NCCL's optional {@code [word]} after it ({@code 2[c7000]}): the rank. */
+        String rank() {
+            String rank = digits();
+            if (rank != null) {
+                at = afterBracketedWord(text, at);
+            }
+            return rank;
         }
-        return new ConnectionLine(process(text), channel, from, to, receive, text.substring(netStart, netEnd), text.substring(netEnd + 1, nicEnd));
+
+        /** {@code [\w.]+}: the network's name in {@code NET/IB/1}. */
+        String netName() {
+            int end = at;
+            while (end < text.length() && (isWord(text.charAt(end)) || text.charAt(end) == '.')) {
+                end++;
+            }
+            return read(end);
+        }
+
+        private String read(int end) {
+            if (end == at) {
+                return null;
+            }
+            String read = text.substring(at, end);
+            at = end;
+            return read;
+        }
     }
 
     /**
@@ -92,12 +123,12 @@ record ConnectionLine(String process, String channel, String from, String to, bo
             end++;
         }
         int device = end + 2;
-        if (!text.startsWith(" [", end) || digits(text, device) == device || !text.startsWith("]", digits(text, device))) {
+        if (!text.startsWith(" [", end) || digitsEnd(text, device) == device || !text.startsWith("]", digitsEnd(text, device))) {
             return null;
         }
         int tid = text.lastIndexOf(':', end - 1);
         int pid = tid > start ? text.lastIndexOf(':', tid - 1) : -1;
-        if (pid <= start || digits(text, tid + 1) != end || digits(text, pid + 1) != tid || pid + 1 == tid || tid + 1 == end) {
+        if (pid <= start || digitsEnd(text, tid + 1) != end || digitsEnd(text, pid + 1) != tid || pid + 1 == tid || tid + 1 == end) {
             return null;
         }
         return text.substring(start, tid);
@@ -116,7 +147,7 @@ record ConnectionLine(String process, String channel, String from, String to, bo
     }
 
     /** The end of the ASCII digits from {@code at}. */
-    private static int digits(String text, int at) {
+    private static int digitsEnd(String text, int at) {
         int end = at;
         while (end < text.length() && text.charAt(end) >= '0' && text.charAt(end) <= '9') {
             end++;
