@@ -19,6 +19,11 @@ final class AllreduceBenchAnalyzer implements Analyzer {
     private double sumBus;
 
     @Override
+    public Interest interest() {
+        return Interest.words(List.of(MARK));
+    }
+
+    @Override
     public void accept(Line line) {
         if (!line.contains(MARK)) {
             return;

@@ -28,6 +28,11 @@ final class DevicePluginLogAnalyzer implements Analyzer {
     }
 
     @Override
+    public Interest interest() {
+        return Interest.words(HINTS.words());
+    }
+
+    @Override
     public void accept(Line line) {
         if (!line.containsAny(HINTS)) {
             return;

@@ -1,5 +1,6 @@
 package io.railyard.diagnose.logs;
 
+import java.util.List;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Set;
@@ -39,6 +40,11 @@ final class IbErrorsAnalyzer implements Analyzer {
 
     IbErrorsAnalyzer(Findings findings) {
         this.findings = findings;
+    }
+
+    @Override
+    public Interest interest() {
+        return Interest.words(List.of(MAXED_OUT, ERRORS_FOR, GUID, HASHES, DOTS, PORT_COUNTERS));
     }
 
     @Override

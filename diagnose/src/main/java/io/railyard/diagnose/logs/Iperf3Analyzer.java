@@ -49,6 +49,11 @@ final class Iperf3Analyzer implements Analyzer {
     }
 
     @Override
+    public Interest interest() {
+        return Interest.words(MARKERS.words());
+    }
+
+    @Override
     public void accept(Line line) {
         if (!line.containsAny(MARKERS)) {
             return;

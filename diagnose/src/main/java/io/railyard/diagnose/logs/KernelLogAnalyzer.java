@@ -40,6 +40,11 @@ final class KernelLogAnalyzer implements Analyzer {
     }
 
     @Override
+    public Interest interest() {
+        return new Interest(List.of("mlx5", "infiniband", "kern", BSD_LINK), KernelLogAnalyzer::dmesgStamped);
+    }
+
+    @Override
     public void accept(Line line) {
         if (!line.contains("mlx5") && !line.contains("infiniband")) {
             if (line.contains("kern") || line.contains(BSD_LINK) || dmesgStamped(line)) {

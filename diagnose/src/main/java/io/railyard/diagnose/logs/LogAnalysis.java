@@ -27,27 +27,11 @@ public final class LogAnalysis {
      */
     public static LogReport analyze(String file, InputStream input, OptionalDouble lineRateGbps) throws IOException {
         Findings findings = new Findings(file);
-        NcclLogAnalyzer nccl = new NcclLogAnalyzer(findings);
-        PortToolAnalyzer portTools = new PortToolAnalyzer(findings);
-        Map<String, Analyzer> analyzers = new LinkedHashMap<>();
-        analyzers.put("nccl-log", nccl);
-        analyzers.put("nccl-tests", new NcclTestsAnalyzer(findings));
-        analyzers.put("perftest", new PerftestAnalyzer(findings));
-        analyzers.put("iperf3", new Iperf3Analyzer(findings));
-        analyzers.put("allreduce-bench", new AllreduceBenchAnalyzer());
-        analyzers.put("ibstat", portTools);
-        analyzers.put("ibqueryerrors", new IbErrorsAnalyzer(findings));
-        analyzers.put("pytorch", new PytorchAnalyzer(findings));
-        analyzers.put("device-plugin", new DevicePluginLogAnalyzer(findings));
-        analyzers.put("sriov-device-plugin", new SriovDevicePluginAnalyzer(findings));
-        analyzers.put("kernel", new KernelLogAnalyzer(findings));
-        analyzers.put("ucx", new UcxAnalyzer(findings));
-        PortStateAnalyzer portState = new PortStateAnalyzer(findings);
-        analyzers.put("port-state", portState);
-        analyzers.put("ibv_pingpong", new PingpongAnalyzer(findings));
-        analyzers.put("rdma-devices", new RdmaDeviceAccessAnalyzer(findings));
-        RdmaStackAnalyzer stack = new RdmaStackAnalyzer(findings);
-        analyzers.put("rdma-stack", stack);
+        Map<String, Analyzer> analyzers = analyzers(findings);
+        NcclLogAnalyzer nccl = (NcclLogAnalyzer) analyzers.get("nccl-log");
+        PortToolAnalyzer portTools = (PortToolAnalyzer) analyzers.get("ibstat");
+        PortStateAnalyzer portState = (PortStateAnalyzer) analyzers.get("port-state");
+        RdmaStackAnalyzer stack = (RdmaStackAnalyzer) analyzers.get("rdma-stack");
         InputStream text = decompressed(input);
         boolean binary = startsBinary(text);
         if (!binary && RasAnalyzer.startsWithReport(text)) {
@@ -58,6 +42,7 @@ public final class LogAnalysis {
             analyzers.put("nccl-inspector", new InspectorAnalyzer(findings));
         }
         List<Analyzer> all = List.copyOf(analyzers.values());
+        Interests interests = new Interests(all);
         long lines = LineReader.forEachLine(text, line -> {
             int info = line.indexOf(NCCL_INFO, 0);
             if (info >= 0) {
@@ -68,9 +53,7 @@ public final class LogAnalysis {
             if (line.contains(NCCL_WARN) || line.contains(" WARN ") && NCCL_SOURCE_WARN.matcher(line.text()).find()) {
                 nccl.acceptWarn(line);
             } else {
-                for (Analyzer analyzer : all) {
-                    analyzer.accept(line);
-                }
+                interests.offer(line);
             }
             if (findings.lineFindings() == explained) {
                 findings.unexplained(line);
@@ -91,6 +74,28 @@ public final class LogAnalysis {
             report.kind = "nccl-tests";
         }
         return report.build();
+    }
+
+    /** The analyzers of any input, by the kind each recognizes, in the order each line is handed to them. */
+    static Map<String, Analyzer> analyzers(Findings findings) {
+        Map<String, Analyzer> analyzers = new LinkedHashMap<>();
+        analyzers.put("nccl-log", new NcclLogAnalyzer(findings));
+        analyzers.put("nccl-tests", new NcclTestsAnalyzer(findings));
+        analyzers.put("perftest", new PerftestAnalyzer(findings));
+        analyzers.put("iperf3", new Iperf3Analyzer(findings));
+        analyzers.put("allreduce-bench", new AllreduceBenchAnalyzer());
+        analyzers.put("ibstat", new PortToolAnalyzer(findings));
+        analyzers.put("ibqueryerrors", new IbErrorsAnalyzer(findings));
+        analyzers.put("pytorch", new PytorchAnalyzer(findings));
+        analyzers.put("device-plugin", new DevicePluginLogAnalyzer(findings));
+        analyzers.put("sriov-device-plugin", new SriovDevicePluginAnalyzer(findings));
+        analyzers.put("kernel", new KernelLogAnalyzer(findings));
+        analyzers.put("ucx", new UcxAnalyzer(findings));
+        analyzers.put("port-state", new PortStateAnalyzer(findings));
+        analyzers.put("ibv_pingpong", new PingpongAnalyzer(findings));
+        analyzers.put("rdma-devices", new RdmaDeviceAccessAnalyzer(findings));
+        analyzers.put("rdma-stack", new RdmaStackAnalyzer(findings));
+        return analyzers;
     }
 
     /**

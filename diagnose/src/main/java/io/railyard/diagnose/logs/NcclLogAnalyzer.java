@@ -1,5 +1,6 @@
 package io.railyard.diagnose.logs;
 
+import java.util.List;
 import java.util.Optional;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -79,6 +80,12 @@ final class NcclLogAnalyzer implements Analyzer {
     }
 
     /** A line without the {@code NCCL INFO} tag: WARN lines, a bare version line, pre-2.3 formats, or none of NCCL's. */
+    @Override
+    public Interest interest() {
+        return Interest.words(List.of(FI_GETINFO, VERSION, VIA_NET, COMPLETION, OLD_INFO, "NET/OFI", "reset by peer", "roken pipe",
+                "closed by remote peer"));
+    }
+
     @Override
     public void accept(Line line) {
         // LogAnalysis hands NCCL's INFO and WARN lines to acceptInfo and acceptWarn: this is every other line of a log

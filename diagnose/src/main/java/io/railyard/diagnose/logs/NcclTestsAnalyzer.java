@@ -41,6 +41,11 @@ final class NcclTestsAnalyzer implements Analyzer {
     }
 
     @Override
+    public Interest interest() {
+        return new Interest(List.of(HASH, "Test ", "nThread"), Interest::row);
+    }
+
+    @Override
     public void accept(Line line) {
         String text;
         if (line.contains(HASH)) {

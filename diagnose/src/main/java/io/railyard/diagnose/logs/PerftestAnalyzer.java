@@ -53,6 +53,11 @@ final class PerftestAnalyzer implements Analyzer {
     }
 
     @Override
+    public Interest interest() {
+        return new Interest(MARKERS, Interest::row);
+    }
+
+    @Override
     public void accept(Line line) {
         char first = line.firstNonBlank();
         boolean row = first >= '0' && first <= '9';

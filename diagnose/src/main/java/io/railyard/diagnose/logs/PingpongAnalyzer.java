@@ -1,5 +1,6 @@
 package io.railyard.diagnose.logs;
 
+import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -21,6 +22,11 @@ final class PingpongAnalyzer implements Analyzer {
 
     PingpongAnalyzer(Findings findings) {
         this.findings = findings;
+    }
+
+    @Override
+    public Interest interest() {
+        return Interest.words(List.of("address:", " seconds = ", "Fail", "Couldn't", "parse WC", "not found"));
     }
 
     @Override

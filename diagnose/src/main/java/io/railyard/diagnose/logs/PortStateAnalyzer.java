@@ -31,6 +31,11 @@ final class PortStateAnalyzer implements Analyzer {
     }
 
     @Override
+    public Interest interest() {
+        return Interest.words(List.of("==>", "|", "using ", "[Link"));
+    }
+
+    @Override
     public void accept(Line line) {
         if (line.contains("==>")) {
             ibdev2netdev(line);

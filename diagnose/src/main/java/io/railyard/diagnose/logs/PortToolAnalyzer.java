@@ -66,6 +66,12 @@ final class PortToolAnalyzer implements Analyzer {
     }
 
     @Override
+    public Interest interest() {
+        return new Interest(List.of("ibpanic:", PORT_INFO_HEADER, "HCA", "ort", CA, HCA, IB_DEVICES),
+                line -> readingPortInfo || device != null || port != null); // the rest of a block once its header was read
+    }
+
+    @Override
     public void accept(Line line) {
         if (line.startsWith("ibpanic:", 0)) {
             ibpanic(line);

@@ -1,5 +1,6 @@
 package io.railyard.diagnose.logs;
 
+import java.util.List;
 import java.util.BitSet;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -21,6 +22,11 @@ final class PytorchAnalyzer implements Analyzer {
 
     PytorchAnalyzer(Findings findings) {
         this.findings = findings;
+    }
+
+    @Override
+    public Interest interest() {
+        return Interest.words(List.of(REMOTE_ERROR, REMOTE_EXITED, PROCESS_GROUP, WATCHDOG, BACKEND_ERROR));
     }
 
     @Override

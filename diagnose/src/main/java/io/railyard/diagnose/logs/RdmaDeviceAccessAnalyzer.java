@@ -25,6 +25,11 @@ final class RdmaDeviceAccessAnalyzer implements Analyzer {
     }
 
     @Override
+    public Interest interest() {
+        return Interest.words(List.of("evice", "HCA", "river"));
+    }
+
+    @Override
     public void accept(Line line) {
         if (!line.contains("evice") && !line.contains("HCA") && !line.contains("river")) {
             return;

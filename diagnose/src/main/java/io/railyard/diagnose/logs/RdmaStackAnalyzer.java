@@ -1,5 +1,6 @@
 package io.railyard.diagnose.logs;
 
+import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -31,6 +32,11 @@ final class RdmaStackAnalyzer implements Analyzer {
      * Few searches a line: this runs on every line of a large log that is not NCCL's own ("pen" finds OpenFabrics,
      * Open MPI and openib).
      */
+    @Override
+    public Interest interest() {
+        return new Interest(List.of("pen", "GUID", "0000000000000000", "link "), line -> openibLine >= 0 && openibDevice == null);
+    }
+
     @Override
     public void accept(Line line) {
         if (line.contains("pen") && (line.contains("OpenFabrics") || line.contains("openib") || line.contains("Open MPI"))) {

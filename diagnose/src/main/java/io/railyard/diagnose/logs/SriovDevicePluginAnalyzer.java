@@ -26,6 +26,11 @@ final class SriovDevicePluginAnalyzer implements Analyzer {
     }
 
     @Override
+    public Interest interest() {
+        return Interest.words(HINTS.words());
+    }
+
+    @Override
     public void accept(Line line) {
         if (!line.containsAny(HINTS)) {
             return;

@@ -1,5 +1,6 @@
 package io.railyard.diagnose.logs;
 
+import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -34,6 +35,11 @@ final class UcxAnalyzer implements Analyzer {
 
     UcxAnalyzer(Findings findings) {
         this.findings = findings;
+    }
+
+    @Override
+    public Interest interest() {
+        return Interest.words(List.of("UC", ".c:", "Fatal:"));
     }
 
     @Override
