@@ -24,7 +24,7 @@ final class NcclLogAnalyzer implements Analyzer {
     private static final String USING_NETWORK = "Using network ";
     private static final String CONNECTED_RINGS = "Connected all rings";
     private static final String CUDA_DEV = "CUDA Dev ";
-    private static final Pattern RING_GDR = Pattern.compile("\\bGDR (\\d)\\b");
+    private static final String RINGS_GDR = "GDR ";
     private static final String FI_GETINFO = "fi_getinfo";
     private static final String NO_OPTIMAL_PROVIDER = "Could not find any optimal provider";
     /** {@code NET/IB : Using [0]…}, and {@code NET/Socket: Using [0]…} as NCCL 2.3 and 2.4 wrote it. */
@@ -187,10 +187,30 @@ final class NcclLogAnalyzer implements Analyzer {
 
     /** "Connected all rings, use ring PXN 0 GDR 0" (2.21+): whether the rings use GPUDirect RDMA. Out of acceptInfo, which stays small. */
     private void connectedRings(Line line) {
-        Matcher ringGdr = RING_GDR.matcher(line.text());
-        if (ringGdr.find()) {
-            ringsGdr = ringGdr.group(1).equals("1");
+        int digit = ringsGdrDigit(line);
+        if (digit >= 0) {
+            ringsGdr = line.charAt(digit) == '1';
         }
+    }
+
+    /**
+     * Where the digit of the words "GDR n" is in a line, or -1: the regex {@code \bGDR (\d)\b} read by hand. A large log has
+     * such a line every few hundred, from its start, while the JIT is still compiling: the regex kept a compiler busy.
+     */
+    static int ringsGdrDigit(Line line) {
+        for (int at = line.indexOf(RINGS_GDR, 0); at >= 0; at = line.indexOf(RINGS_GDR, at + 1)) {
+            int digit = at + RINGS_GDR.length();
+            if ((at == 0 || !isWordCharacter(line.charAt(at - 1))) && digit < line.length() && line.charAt(digit) >= '0'
+                    && line.charAt(digit) <= '9' && (digit + 1 == line.length() || !isWordCharacter(line.charAt(digit + 1)))) {
+                return digit;
+            }
+        }
+        return -1;
+    }
+
+    /** A character {@code \b} takes for part of a word: {@code \w}, ASCII letters, digits and '_' (JDK 19+). */
+    private static boolean isWordCharacter(char c) {
+        return c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9';
     }
 
     private void read(Line line) {
