@@ -11,104 +11,52 @@ import java.util.function.Consumer;
  */
 final class LineReader {
     static final int MAX_LINE = 64 * 1024;
-    /**
-     * The most bytes made into one string: small enough that the bytes and their copy stay in the core's cache (larger
-     * strings read slower), large enough for a longest line.
-     */
-    static final int WINDOW = 2 * MAX_LINE;
+    /** Small enough that a chunk and its copy as a string stay in the core's cache: larger chunks read slower. */
+    private static final int BUFFER = 2 * MAX_LINE;
 
-    private final Consumer<Line> consumer;
-    private final Line view = new Line();
-    private long number;
-    /** Inside the rest of a line longer than MAX_LINE, its first bytes handed on. */
-    private boolean skipping;
+    private LineReader() {}
 
-    private LineReader(Consumer<Line> consumer) {
-        this.consumer = consumer;
-    }
-
-    /** Reads the input on the caller's thread, a window at a time. */
     static long forEachLine(InputStream in, Consumer<Line> consumer) throws IOException {
-        LineReader reader = new LineReader(consumer);
-        LineBlocks blocks = new LineBlocks(in);
-        byte[] buffer = new byte[WINDOW];
-        for (LineBlocks.Block block; (block = blocks.fill(buffer)) != null; ) {
-            reader.block(block);
-        }
-        return reader.number;
-    }
-
-    /** Reads blocks another thread reads ahead. */
-    static long forEachLine(ReadAhead blocks, Consumer<Line> consumer) throws IOException {
-        LineReader reader = new LineReader(consumer);
-        for (LineBlocks.Block block; (block = blocks.next()) != null; ) {
-            reader.block(block);
-        }
-        return reader.number;
-    }
-
-    /** Hands on a block's lines, a window of whole lines at a time. */
-    private void block(LineBlocks.Block block) {
-        byte[] bytes = block.bytes();
-        int length = block.length();
-        int at = 0;
-        if (skipping) {
-            int lf = indexOfLf(bytes, 0, length);
-            if (lf < 0) {
-                return; // all of it inside the long line
-            }
-            skipping = false;
-            at = lf + 1;
-        }
-        while (at < length) {
-            int end = Math.min(at + WINDOW, length);
-            if (end < length || block.cut()) {
-                end = lastIndexOfLf(bytes, at, end) + 1;
-            }
-            if (end <= at) { // no LF in a window's bytes: a line longer than MAX_LINE
-                emit(new String(bytes, at, MAX_LINE, StandardCharsets.ISO_8859_1), 0, MAX_LINE);
-                int lf = indexOfLf(bytes, at + MAX_LINE, length);
-                skipping = lf < 0;
-                at = lf < 0 ? length : lf + 1;
-                continue;
-            }
+        byte[] buffer = new byte[BUFFER];
+        Line view = new Line();
+        int filled = 0;
+        long number = 0;
+        boolean skipping = false; // inside the rest of a line longer than MAX_LINE
+        boolean eof = false;
+        while (!eof) {
+            int read = in.readNBytes(buffer, filled, buffer.length - filled);
+            eof = filled + read < buffer.length;
+            filled += read;
             // Latin-1 keeps every byte as one char, and lets String.indexOf search with vector instructions.
-            String window = new String(bytes, at, end - at, StandardCharsets.ISO_8859_1);
+            String chunk = new String(buffer, 0, filled, StandardCharsets.ISO_8859_1);
             int start = 0;
-            int lf;
-            while ((lf = window.indexOf('\n', start)) >= 0) {
-                emit(window, start, Math.min(lf, start + MAX_LINE));
-                start = lf + 1;
+            int newline;
+            while ((newline = chunk.indexOf('\n', start)) >= 0) {
+                if (!skipping) {
+                    number = emit(chunk, start, Math.min(newline, start + MAX_LINE), view, number, consumer);
+                }
+                skipping = false;
+                start = newline + 1;
             }
-            if (start < window.length()) { // the input's last line, without its LF
-                emit(window, start, Math.min(window.length(), start + MAX_LINE));
+            int rest = filled - start;
+            if (rest > 0 && (eof || rest >= MAX_LINE)) {
+                if (!skipping) {
+                    number = emit(chunk, start, start + Math.min(rest, MAX_LINE), view, number, consumer);
+                }
+                skipping = !eof;
+                rest = 0;
             }
-            at = end;
+            System.arraycopy(buffer, filled - rest, buffer, 0, rest); // an unfinished line waits for its end
+            filled = rest;
         }
+        return number;
     }
 
-    /** Hands one line to the consumer, without the CR of a CRLF ending. */
-    private void emit(String text, int start, int end) {
-        int stop = end > start && text.charAt(end - 1) == '\r' ? end - 1 : end;
-        view.reset(text, start, stop, ++number);
+    /** Hands one line to the consumer, without the CR of a CRLF ending; returns the new line count. */
+    private static long emit(String chunk, int start, int end, Line view, long number, Consumer<Line> consumer) {
+        int stop = end > start && chunk.charAt(end - 1) == '\r' ? end - 1 : end;
+        view.reset(chunk, start, stop, number + 1);
         consumer.accept(view);
-    }
-
-    private static int indexOfLf(byte[] bytes, int from, int to) {
-        for (int i = from; i < to; i++) {
-            if (bytes[i] == '\n') {
-                return i;
-            }
-        }
-        return -1;
-    }
-
-    private static int lastIndexOfLf(byte[] bytes, int from, int to) {
-        for (int i = to - 1; i >= from; i--) {
-            if (bytes[i] == '\n') {
-                return i;
-            }
-        }
-        return -1;
+        return number + 1;
     }
 }

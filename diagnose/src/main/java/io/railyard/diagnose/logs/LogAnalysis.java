@@ -9,7 +9,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.OptionalDouble;
-import java.util.function.Consumer;
 import java.util.zip.GZIPInputStream;
 
 /** Reads one input (plain or gzip) once, in constant memory, and reports its kind, facts and findings. */
@@ -27,28 +26,13 @@ public final class LogAnalysis {
      *     nccl-tests; empty when unknown
      */
     public static LogReport analyze(String file, InputStream input, OptionalDouble lineRateGbps) throws IOException {
-        return analyze(file, decompressed(input), lineRateGbps, false);
-    }
-
-    /**
-     * A file, read and inflated by a thread of its own a few blocks ahead of the analysis: copying a large log into memory
-     * is a third of its analysis (bench/analyze-vs-grep.sh). Not mapped: copying a mapped 1 GB log costs a page fault
-     * every 4 KiB, several times a read's time.
-     */
-    public static LogReport analyze(Path file, OptionalDouble lineRateGbps) throws IOException {
-        try (InputStream in = Files.newInputStream(file)) {
-            return analyze(file.toString(), decompressed(in), lineRateGbps, true);
-        }
-    }
-
-    /** @param text the input as text, inflated, with mark and reset for a look at its head */
-    private static LogReport analyze(String file, InputStream text, OptionalDouble lineRateGbps, boolean readAhead) throws IOException {
         Findings findings = new Findings(file);
         Map<String, Analyzer> analyzers = analyzers(findings);
         NcclLogAnalyzer nccl = (NcclLogAnalyzer) analyzers.get("nccl-log");
         PortToolAnalyzer portTools = (PortToolAnalyzer) analyzers.get("ibstat");
         PortStateAnalyzer portState = (PortStateAnalyzer) analyzers.get("port-state");
         RdmaStackAnalyzer stack = (RdmaStackAnalyzer) analyzers.get("rdma-stack");
+        InputStream text = decompressed(input);
         boolean binary = startsBinary(text);
         if (!binary && RasAnalyzer.startsWithReport(text)) {
             // only where the input's head holds a RAS report: the other inputs pay nothing for it (bench/analyze-vs-grep.sh)
@@ -59,7 +43,7 @@ public final class LogAnalysis {
         }
         List<Analyzer> all = List.copyOf(analyzers.values());
         Interests interests = new Interests(all);
-        Consumer<Line> analysis = line -> {
+        long lines = LineReader.forEachLine(text, line -> {
             int info = line.indexOf(NCCL_INFO, 0);
             if (info >= 0) {
                 nccl.acceptInfo(line, info + NCCL_INFO.length()); // NCCL's own lines, most of a large log: no other tool prints them
@@ -74,15 +58,7 @@ public final class LogAnalysis {
             if (findings.lineFindings() == explained) {
                 findings.unexplained(line);
             }
-        };
-        long lines;
-        if (readAhead) {
-            try (ReadAhead blocks = new ReadAhead(text)) {
-                lines = LineReader.forEachLine(blocks, analysis);
-            }
-        } else {
-            lines = LineReader.forEachLine(text, analysis);
-        }
+        });
         LogReport.Builder report = new LogReport.Builder(file, findings, lineRateGbps);
         all.forEach(analyzer -> analyzer.finish(report));
         report.tool = portState.tool();
@@ -120,6 +96,16 @@ public final class LogAnalysis {
         analyzers.put("rdma-devices", new RdmaDeviceAccessAnalyzer(findings));
         analyzers.put("rdma-stack", new RdmaStackAnalyzer(findings));
         return analyzers;
+    }
+
+    /**
+     * A file, read through plain system calls into the reader's buffer. Not mapped: copying a mapped 1 GB log costs a page
+     * fault every 4 KiB, five times a read's time here (bench/analyze-vs-grep.sh).
+     */
+    public static LogReport analyze(Path file, OptionalDouble lineRateGbps) throws IOException {
+        try (InputStream in = Files.newInputStream(file)) {
+            return analyze(file.toString(), in, lineRateGbps);
+        }
     }
 
     /** A NUL byte in the first 8 KiB: no log or tool output has one, a binary file nearly always does. */

@@ -12,7 +12,6 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Random;
-import java.util.function.Consumer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -53,15 +52,6 @@ class LineReaderTest {
         byte[] input = (first + "\nsecond\n").getBytes(StandardCharsets.ISO_8859_1);
 
         assertThat(read(input)).containsExactly("a".repeat(MAX), "second");
-    }
-
-    @Test
-    void theLastLineWithoutItsLfIsCutToMaxLineToo() throws IOException {
-        for (int length : new int[] {MAX + 10, 2 * MAX - 1, 2 * MAX + 3, 7 * MAX}) {
-            byte[] input = ("a\n" + "b".repeat(length)).getBytes(StandardCharsets.ISO_8859_1);
-
-            assertThat(read(input)).as("a last line of %d bytes", length).containsExactly("a", "b".repeat(MAX));
-        }
     }
 
     @Test
@@ -116,29 +106,12 @@ class LineReaderTest {
         })).hasMessage("consumer gave up");
     }
 
-    /** The lines read on the caller's thread, checked to be those read ahead in blocks of a window and of odd sizes. */
     private static List<String> read(byte[] input) throws IOException {
-        List<String> lines = read(input, 0);
-        for (int block : new int[] {LineReader.WINDOW, LineReader.WINDOW + 13, 3 * LineReader.WINDOW + 1}) {
-            assertThat(read(input, block)).as("read ahead in blocks of %d bytes", block).isEqualTo(lines);
-        }
-        return lines;
-    }
-
-    private static List<String> read(byte[] input, int readAheadBlock) throws IOException {
         List<String> lines = new ArrayList<>();
-        Consumer<Line> consumer = line -> {
+        long count = LineReader.forEachLine(new ByteArrayInputStream(input), line -> {
             assertThat(line.number()).isEqualTo(lines.size() + 1);
             lines.add(line.text());
-        };
-        long count;
-        if (readAheadBlock == 0) {
-            count = LineReader.forEachLine(new ByteArrayInputStream(input), consumer);
-        } else {
-            try (ReadAhead blocks = new ReadAhead(new ByteArrayInputStream(input), readAheadBlock)) {
-                count = LineReader.forEachLine(blocks, consumer);
-            }
-        }
+        });
         assertThat(count).isEqualTo(lines.size());
         return lines;
     }
