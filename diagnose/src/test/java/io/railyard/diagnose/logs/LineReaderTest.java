@@ -55,6 +55,15 @@ class LineReaderTest {
     }
 
     @Test
+    void theLastLineWithoutItsLfIsCutToMaxLineToo() throws IOException {
+        for (int length : new int[] {MAX + 10, 2 * MAX - 1, 2 * MAX + 3, 7 * MAX}) {
+            byte[] input = ("a\n" + "b".repeat(length)).getBytes(StandardCharsets.ISO_8859_1);
+
+            assertThat(read(input)).as("a last line of %d bytes", length).containsExactly("a", "b".repeat(MAX));
+        }
+    }
+
+    @Test
     void aFailingInputEndsTheReadingWithItsError() {
         InputStream failing = new InputStream() {
             private final InputStream lines = new ByteArrayInputStream("one\ntwo\n".getBytes(StandardCharsets.ISO_8859_1));
