@@ -13,7 +13,8 @@ import java.util.regex.Pattern;
  * is named in the report.
  */
 final class PortStateAnalyzer implements Analyzer {
-    private static final Pattern IBDEV2NETDEV = Pattern.compile("^\\s*(\\w+) port (\\d+) ==> (\\S+) \\((Up|Down)\\)");
+    /** {@code mlx5_3 port 1 ==> net1 (Down)}, or aligned by {@code column -t}. */
+    private static final Pattern IBDEV2NETDEV = Pattern.compile("^\\s*(\\w+)\\s+port\\s+(\\d+)\\s+==>\\s+(\\S+)\\s+\\((Up|Down)\\)");
     private static final Pattern IPXE_NET = Pattern.compile("^\\s*(?:##\\s*)?(net\\d+): (\\S+) using (\\S+) on (\\S+)");
     private static final Pattern IPXE_LINK = Pattern.compile("\\[Link:(up|down),");
     private static final String DOWN_REMEDY = "check the cable, the optic and the switch port, then the driver (railyard doctor's link check)";
