@@ -6,8 +6,8 @@ import java.util.function.Predicate;
 
 /**
  * Hands each line to the analyzers it may concern: to all of them when it holds one of their words, else to those whose
- * own test takes it. Most lines of a large log hold none (a training script's progress, NCCL's traces): they cost one
- * search instead of a call to every analyzer (bench/analyze-vs-grep.sh).
+ * own test takes it. Most lines of a large log that are not NCCL's hold none (a training script's progress): they cost
+ * one search instead of a call to every analyzer (bench/analyze-vs-grep.sh).
  */
 final class Interests {
     private final List<Analyzer> all;
