@@ -155,7 +155,8 @@ record ConnectionLine(String process, String channel, String from, String to, bo
         return end;
     }
 
-    private static boolean isWord(char c) {
+    /** Java regex's {@code \w}, which {@code \b} also takes for a word's characters (JDK 19+): ASCII letters, digits and '_'. */
+    static boolean isWord(char c) {
         return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_';
     }
 

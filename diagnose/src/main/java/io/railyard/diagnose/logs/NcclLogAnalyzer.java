@@ -200,17 +200,12 @@ final class NcclLogAnalyzer implements Analyzer {
     static int ringsGdrDigit(Line line) {
         for (int at = line.indexOf(RINGS_GDR, 0); at >= 0; at = line.indexOf(RINGS_GDR, at + 1)) {
             int digit = at + RINGS_GDR.length();
-            if ((at == 0 || !isWordCharacter(line.charAt(at - 1))) && digit < line.length() && line.charAt(digit) >= '0'
-                    && line.charAt(digit) <= '9' && (digit + 1 == line.length() || !isWordCharacter(line.charAt(digit + 1)))) {
+            if ((at == 0 || !ConnectionLine.isWord(line.charAt(at - 1))) && digit < line.length() && line.charAt(digit) >= '0'
+                    && line.charAt(digit) <= '9' && (digit + 1 == line.length() || !ConnectionLine.isWord(line.charAt(digit + 1)))) {
                 return digit;
             }
         }
         return -1;
-    }
-
-    /** A character {@code \b} takes for part of a word: {@code \w}, ASCII letters, digits and '_' (JDK 19+). */
-    private static boolean isWordCharacter(char c) {
-        return c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9';
     }
 
     private void read(Line line) {

@@ -79,8 +79,7 @@ final class NcclTestsAnalyzer implements Analyzer {
             hits++; // nccl-tests before 2.0 printed its header without '#'
             return;
         }
-        char first = line.firstNonBlank();
-        if (first < '0' || first > '9') {
+        if (!Interest.row(line)) {
             return;
         }
         text = line.text();

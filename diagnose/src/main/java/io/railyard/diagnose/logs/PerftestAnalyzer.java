@@ -59,8 +59,7 @@ final class PerftestAnalyzer implements Analyzer {
 
     @Override
     public void accept(Line line) {
-        char first = line.firstNonBlank();
-        boolean row = first >= '0' && first <= '9';
+        boolean row = Interest.row(line);
         if (!row && !line.containsAny(MARKER_WORDS)) {
             return;
         }

@@ -9,6 +9,8 @@ import java.util.regex.Pattern;
  * rate they print, and their failures. Told apart from perftest by their own line formats.
  */
 final class PingpongAnalyzer implements Analyzer {
+    private static final Line.Words WORDS = Line.Words.of(List.of("address:", " seconds = ", "Fail", "Couldn't", "parse WC",
+            "not found"));
     /** {@code  local address:  LID 0x0001, QPN 0x00004a, PSN 0x7f3e2a, GID ::}: perftest's has no commas. */
     private static final Pattern ADDRESS = Pattern.compile("(?:local|remote) address:\\s+LID 0x[0-9a-fA-F]+, QPN");
     private static final Pattern RATE = Pattern.compile("\\d+ (?:bytes|iters) in [\\d.]+ seconds = [\\d.]+ (?:Mbit/sec|usec/iter)");
@@ -26,13 +28,12 @@ final class PingpongAnalyzer implements Analyzer {
 
     @Override
     public Interest interest() {
-        return Interest.words(List.of("address:", " seconds = ", "Fail", "Couldn't", "parse WC", "not found"));
+        return Interest.words(WORDS.words());
     }
 
     @Override
     public void accept(Line line) {
-        if (!line.contains("address:") && !line.contains(" seconds = ") && !line.contains("Fail") && !line.contains("Couldn't")
-                && !line.contains("parse WC") && !line.contains("not found")) {
+        if (!line.containsAny(WORDS)) {
             return;
         }
         String text = line.text();

@@ -8,6 +8,7 @@ import java.util.List;
  * It claims no kind: every tool says these.
  */
 final class RdmaDeviceAccessAnalyzer implements Analyzer {
+    private static final Line.Words WORDS = Line.Words.of(List.of("evice", "HCA", "river"));
     private static final List<String> NONE = List.of("No IB devices found", "Failed to get IB devices list", " 0 HCAs found",
             "Did not detect devices", "Unable to find the Infiniband/RoCE device", "If device exists, check if driver is up");
     private static final String NO_PROVIDER = "no userspace device-specific driver found for";
@@ -26,12 +27,12 @@ final class RdmaDeviceAccessAnalyzer implements Analyzer {
 
     @Override
     public Interest interest() {
-        return Interest.words(List.of("evice", "HCA", "river"));
+        return Interest.words(WORDS.words());
     }
 
     @Override
     public void accept(Line line) {
-        if (!line.contains("evice") && !line.contains("HCA") && !line.contains("river")) {
+        if (!line.containsAny(WORDS)) {
             return;
         }
         String text = line.text();
