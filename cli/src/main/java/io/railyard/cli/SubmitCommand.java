@@ -79,8 +79,15 @@ final class SubmitCommand implements Callable<Integer> {
             client.resource(job).create();
         } catch (KubernetesClientException e) {
             throw new Railyard.UsageException("cannot create TrainingJob " + name + ": "
-                    + (e.getCode() == 409 ? "it exists already (railyard status " + job.getMetadata().getName() + ")" : e.getMessage()));
+                    + (e.getCode() == 409 ? "it exists already (railyard status " + job.getMetadata().getName() + ")" : refusal(e)));
         }
+    }
+
+    /** The API server's own words when it answered (validation names the field), else the client's; one line either way. */
+    private static String refusal(KubernetesClientException e) {
+        String message = e.getStatus() != null && e.getStatus().getMessage() != null && !e.getStatus().getMessage().isBlank()
+                ? "the API server refused it: " + e.getStatus().getMessage() : e.getMessage();
+        return message.replaceAll("\\s*\\R\\s*", " ");
     }
 
     private int follow(KubernetesClient client, TrainingJob submitted, PrintWriter out) throws InterruptedException {

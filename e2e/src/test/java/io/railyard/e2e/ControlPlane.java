@@ -1,0 +1,96 @@
+package io.railyard.e2e;
+
+import io.fabric8.kubernetes.client.Config;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Assertions;
+import org.junit.jupiter.api.Assumptions;
+
+/**
+ * The real control plane of this test JVM: {@code tools/control-plane up} in {@code e2e/target/control-plane}, an admin
+ * client of it, and {@code down} when the tests end. Without the built binaries the tier is skipped (one line saying
+ * how to build them), except under CI, where it fails.
+ */
+final class ControlPlane implements AutoCloseable {
+    static final Path REPO = Path.of(System.getProperty("railyard.repo", "..")).toAbsolutePath().normalize();
+    private static final Path SCRIPT = REPO.resolve("tools/control-plane");
+
+    final Path dir;
+    final Path kubeconfig;
+    final Path binaries;
+    final KubernetesClient admin;
+
+    private ControlPlane(Path dir, Path binaries) {
+        this.dir = dir;
+        this.binaries = binaries;
+        this.kubeconfig = dir.resolve("kubeconfig");
+        this.admin = new KubernetesClientBuilder().withConfig(Config.fromKubeconfig(read(kubeconfig))).build();
+    }
+
+    static ControlPlane start() {
+        Path binaries = Path.of(Processes.run(REPO, 10, SCRIPT.toString(), "bin").out().strip());
+        if (!Files.isExecutable(binaries.resolve("kube-apiserver")) || !Files.isExecutable(binaries.resolve("kwok"))) {
+            String message = "the control plane is not built (" + binaries + "): run tools/control-plane build (needs Go 1.26"
+                    + " and the Go module proxy; about an hour the first time on 2 cores)";
+            if (System.getenv("RAILYARD_CI") != null) {
+                Assertions.fail(message);
+            }
+            Assumptions.abort(message);
+        }
+        Path dir = REPO.resolve("e2e/target/control-plane");
+        Processes.Result down = Processes.run(REPO, 60, SCRIPT.toString(), "down", "--dir", dir.toString()); // a run killed before its down
+        Processes.Result up = Processes.run(REPO, 300, SCRIPT.toString(), "up", "--dir", dir.toString());
+        if (up.exitCode() != 0) {
+            Assertions.fail("tools/control-plane up failed (" + up.exitCode() + "): " + up.err() + down.err());
+        }
+        return new ControlPlane(dir, binaries);
+    }
+
+    /** Takes one process of the cluster away ({@code etcd}, {@code kube-apiserver}, ...), its state kept. */
+    void stop(String component) {
+        tool("stop", component);
+    }
+
+    /** Starts it again with the command line {@code up} gave it. */
+    void start(String component) {
+        tool("start", component);
+    }
+
+    Path auditLog() {
+        return dir.resolve("logs/audit.log");
+    }
+
+    /** The cluster's own kubectl, as admin. */
+    Processes.Result kubectl(String stdin, String... args) {
+        List<String> command = new ArrayList<>(List.of(binaries.resolve("kubectl").toString(), "--kubeconfig", kubeconfig.toString()));
+        command.addAll(List.of(args));
+        return Processes.run(REPO, 120, stdin, command);
+    }
+
+    private void tool(String... args) {
+        List<String> command = new ArrayList<>(List.of(SCRIPT.toString()));
+        command.addAll(List.of(args));
+        command.addAll(List.of("--dir", dir.toString()));
+        Processes.Result result = Processes.run(REPO, 60, null, command);
+        Assertions.assertEquals(0, result.exitCode(), () -> String.join(" ", command) + ": " + result.err());
+    }
+
+    @Override
+    public void close() {
+        admin.close();
+        Processes.run(REPO, 60, SCRIPT.toString(), "down", "--dir", dir.toString());
+    }
+
+    private static String read(Path file) {
+        try {
+            return Files.readString(file);
+        } catch (IOException e) {
+            throw new IllegalStateException("cannot read " + file, e);
+        }
+    }
+}

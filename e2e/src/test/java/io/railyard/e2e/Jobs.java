@@ -1,0 +1,65 @@
+package io.railyard.e2e;
+
+import io.fabric8.kubernetes.api.model.Condition;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.railyard.api.Names;
+import io.railyard.api.TrainingJob;
+import io.railyard.api.TrainingJobStatus;
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+import org.awaitility.Awaitility;
+
+/** TrainingJobs as the tests write them, and what a user reads of them. */
+final class Jobs {
+    private Jobs() {}
+
+    /** A job of {@code nodes} 8-GPU nodes with four RDMA devices each, placed by kube-scheduler on the nodes of a group. */
+    static String yaml(String namespace, String name, int nodes, String group) {
+        return """
+                apiVersion: railyard.io/v1alpha1
+                kind: TrainingJob
+                metadata:
+                  name: %s
+                  namespace: %s
+                spec:
+                  image: nvcr.io/nvidia/pytorch:24.10-py3
+                  script: /workspace/train.py
+                  nodes: %d
+                  gpusPerNode: 8
+                  rdma:
+                    devicesPerNode: 4
+                    socketInterface: eth0
+                  scheduling:
+                    scheduler: default
+                  runPolicy:
+                    backoffLimit: 2
+                  podTemplate:
+                    nodeSelector:
+                      %s: %s
+                """.formatted(name, namespace, nodes, KwokNodes.GROUP, group);
+    }
+
+    static List<Pod> pods(KubernetesClient client, String namespace, String job) {
+        return client.pods().inNamespace(namespace).withLabel(Names.JOB_LABEL, job).list().getItems();
+    }
+
+    static Pod rankZero(KubernetesClient client, String namespace, String job) {
+        return Awaitility.await("rank 0's pod of " + job).atMost(Duration.ofSeconds(60))
+                .until(() -> pods(client, namespace, job).stream().filter(p -> "0".equals(p.getMetadata().getLabels().get(Names.RANK_LABEL)))
+                        .findFirst(), Optional::isPresent).orElseThrow();
+    }
+
+    static TrainingJob get(KubernetesClient client, String namespace, String job) {
+        return client.resources(TrainingJob.class).inNamespace(namespace).withName(job).get();
+    }
+
+    static Optional<Condition> condition(KubernetesClient client, String namespace, String job, String type) {
+        TrainingJob current = get(client, namespace, job);
+        if (current == null || current.getStatus() == null || current.getStatus().conditions == null) {
+            return Optional.empty();
+        }
+        return current.getStatus().conditions.stream().filter(c -> type.equals(c.getType())).findFirst();
+    }
+}
