@@ -58,7 +58,10 @@ final class OperatorCommand implements Callable<Integer> {
         KubernetesClient client = kube.connect(serialization); // fails in one line, before the operator's threads start
         defaults = defaults.withInPlaceRestart(inPlaceServed(client));
         Operator operator = new Operator(o -> {
-            o.withKubernetesClient(client).withResourceCloner(LenientReading.cloner(serialization));
+            o.withKubernetesClient(client).withResourceCloner(LenientReading.cloner(serialization))
+                    // a real API server answers 429 "storage is (re)initializing" for a while after the CRD is established
+                    // or after it restarts: keep listing, as a controller does, instead of stopping at the first answer
+                    .withStopOnInformerErrorDuringStartup(false);
             if (leaseNamespace != null && !leaseNamespace.isBlank()) {
                 o.withLeaderElectionConfiguration(new LeaderElectionConfiguration("railyard-operator", leaseNamespace));
             }

@@ -66,9 +66,10 @@ class GangIT {
 
         Condition verified = awaitCondition("fallback", "RdmaVerified");
         assertThat(verified.getStatus()).isEqualTo("False");
-        assertThat(verified.getMessage()).containsIgnoringCase("socket");
+        // the evidence: the line of rank 0's log that turned RDMA off, named by pod and line
+        assertThat(verified.getMessage()).contains("NCCL_IB_DISABLE=1").contains(rankZero.getMetadata().getName() + " line 3");
         Processes.Result status = RailyardProcess.run(railyard.cluster, null, "status", "fallback", "-n", namespace);
-        assertThat(status.out()).contains("RdmaVerified").containsIgnoringCase("socket");
+        assertThat(status.out()).contains("RdmaVerified").contains("NCCL_IB_DISABLE=1");
     }
 
     private List<Pod> awaitRunning(String job, int ranks) {

@@ -44,7 +44,7 @@ final class Installation implements AutoCloseable {
         Assertions.assertTrue(Files.isRegularFile(JAR), JAR + " is missing: the e2e tier runs after ./mvnw package built it");
         cluster.admin.namespaces().resource(new NamespaceBuilder().withNewMetadata().withName(SYSTEM)
                 .addToLabels("pod-security.kubernetes.io/enforce", "restricted").endMetadata().build()).serverSideApply();
-        apply(cluster, null, "-f", ControlPlane.REPO.resolve("deploy/crds").toString());
+        apply(cluster, null, "-k", ControlPlane.REPO.resolve("deploy/crds").toString());
         apply(cluster, chartIdentities(), "-f", "-");
         cluster.kubectl(null, "wait", "--for", "condition=Established", "crd/trainingjobs.railyard.io", "--timeout", "60s");
         Path kubeconfig = kubeconfigOf(cluster, OPERATOR_ACCOUNT);

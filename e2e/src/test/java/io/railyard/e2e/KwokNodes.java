@@ -7,7 +7,13 @@ import io.fabric8.kubernetes.api.model.NodeBuilder;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Instant;
+import java.util.stream.Stream;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -53,12 +59,23 @@ final class KwokNodes {
                 .anyMatch(c -> c.getType().equals("Ready") && c.getStatus().equals("True"));
     }
 
-    /** KWOK serves this file as the container's log through the API server's {@code pods/log}. */
+    /**
+     * KWOK serves this file's lines as the container's log through the API server's {@code pods/log}; it reads the
+     * kubelet's CRI log format, so each line is written again with a time and its stream first.
+     */
     static void serveLog(KubernetesClient client, String namespace, String pod, String container, Path file) {
+        Path cri = ControlPlane.REPO.resolve("e2e/target/logs/kwok").resolve(namespace + "_" + pod + "_" + container + ".log");
+        try (Stream<String> lines = Files.lines(file, StandardCharsets.ISO_8859_1)) {
+            Files.createDirectories(cri.getParent());
+            String stamp = Instant.now().toString();
+            Files.write(cri, (Iterable<String>) lines.map(line -> stamp + " stdout F " + line)::iterator, StandardCharsets.ISO_8859_1);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
         GenericKubernetesResource logs = new GenericKubernetesResourceBuilder().withApiVersion("kwok.x-k8s.io/v1alpha1").withKind("Logs")
                 .withNewMetadata().withName(pod).withNamespace(namespace).endMetadata()
                 .addToAdditionalProperties("spec", Map.of("logs", List.of(Map.of("containers", List.of(container),
-                        "logsFile", file.toAbsolutePath().toString(), "follow", false))))
+                        "logsFile", cri.toString(), "follow", false))))
                 .build();
         client.resource(logs).create();
     }

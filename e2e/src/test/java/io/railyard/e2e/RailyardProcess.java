@@ -26,7 +26,7 @@ final class RailyardProcess implements AutoCloseable {
         try {
             Files.createDirectories(log.getParent());
             ProcessBuilder builder = new ProcessBuilder(command).directory(ControlPlane.REPO.toFile())
-                    .redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()));
+                    .redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.to(log.toFile()));
             builder.environment().remove("KUBECONFIG");
             return new RailyardProcess(log, builder.start());
         } catch (IOException e) {
@@ -51,8 +51,12 @@ final class RailyardProcess implements AutoCloseable {
         }
     }
 
-    boolean alive() {
-        return process.isAlive();
+    /** Freezes the process (SIGSTOP) or lets it go on (SIGCONT): its connections stay open, it reads nothing meanwhile. */
+    void signal(String signal) {
+        Processes.Result sent = Processes.run(ControlPlane.REPO, 10, "kill", "-" + signal, String.valueOf(process.pid()));
+        if (sent.exitCode() != 0) {
+            throw new IllegalStateException("kill -" + signal + " " + process.pid() + ": " + sent.err());
+        }
     }
 
     @Override

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.catchThrowableOfType;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.utils.Serialization;
+import java.util.List;
 import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -41,12 +42,14 @@ class ValidationIT {
 
     @Test
     void submitShowsTheApiServersRefusalAsOneLineAndExits2(Installation railyard) {
-        // a name the API server refuses (not a DNS-1123 subdomain): only the server knows, submit's own checks pass it
-        String job = Jobs.yaml(railyard.jobNamespace("validation"), "Llama_70B", 2, "validation");
+        // a label value the API server refuses: submit's own checks leave the job's metadata but its name to the server
+        String job = Jobs.yaml(railyard.jobNamespace("validation"), "labelled", 2, "validation")
+                .replace("  namespace: validation", "  namespace: validation\n  labels:\n    team: \"research & ops\"");
         Processes.Result submitted = RailyardProcess.run(railyard.cluster, job, "submit", "-f", "-");
         assertThat(submitted.exitCode()).isEqualTo(2);
-        assertThat(submitted.err().strip()).doesNotContain("\n").contains("metadata.name").contains("Llama_70B")
-                .doesNotContain("Exception").doesNotContain("Status(");
+        List<String> errors = submitted.err().lines().filter(line -> !line.startsWith("submit: warning:")).toList();
+        assertThat(errors).singleElement().asString().startsWith("submit: cannot create TrainingJob validation/labelled: the API server refused it:")
+                .contains("metadata.labels").contains("research & ops").doesNotContain("Exception").doesNotContain("Status(");
     }
 
     private static KubernetesClientException create(Installation railyard, String yaml) {
