@@ -1,11 +1,18 @@
 package io.railyard.cli;
 
+import io.fabric8.kubernetes.api.model.ListOptionsBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.railyard.api.TrainingJob;
+import java.time.Duration;
+import java.time.Instant;
 import io.javaoperatorsdk.operator.Operator;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import io.railyard.agent.metrics.MetricsServer;
 import java.net.InetSocketAddress;
+import io.fabric8.kubernetes.client.extended.leaderelection.LeaderCallbacks;
 import io.javaoperatorsdk.operator.api.config.LeaderElectionConfiguration;
+import io.javaoperatorsdk.operator.api.config.LeaderElectionConfigurationBuilder;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import io.railyard.operator.model.OperatorDefaults;
 import io.railyard.operator.model.RestartStrategies;
@@ -44,6 +51,11 @@ final class OperatorCommand implements Callable<Integer> {
             + " ContainerRestartRules enabled earlier), off. Default: ${DEFAULT-VALUE}.")
     InPlaceRestart inPlaceRestart;
 
+    private static final String LEASE = "railyard-operator";
+
+    /** How long the operator waits for the API server to serve TrainingJobs before its informers take over the retrying. */
+    private static final Duration STORAGE_WAIT = Duration.ofMinutes(2);
+
     @Mixin
     KubeClients kube = new KubeClients();
 
@@ -63,7 +75,7 @@ final class OperatorCommand implements Callable<Integer> {
                     // or after it restarts: keep listing, as a controller does, instead of stopping at the first answer
                     .withStopOnInformerErrorDuringStartup(false);
             if (leaseNamespace != null && !leaseNamespace.isBlank()) {
-                o.withLeaderElectionConfiguration(new LeaderElectionConfiguration("railyard-operator", leaseNamespace));
+                o.withLeaderElectionConfiguration(leaderElection(leaseNamespace));
             }
         });
         InetSocketAddress metricsSocket = metricsAddress == null ? null : HostPort.parse("--metrics-address", metricsAddress);
@@ -81,6 +93,7 @@ final class OperatorCommand implements Callable<Integer> {
             registry.register(reconciler.metrics());
             metrics = HostPort.listen("--metrics-address", metricsSocket, address -> MetricsServer.start(address, registry));
         }
+        awaitTrainingJobStorage(client);
         operator.start();
         termination.await();
         if (metrics != null) {
@@ -101,6 +114,48 @@ final class OperatorCommand implements Callable<Integer> {
         LoggerFactory.getLogger(OperatorCommand.class).info("gangs restart {} (--in-place-restart={}{})", served ? "in place" : "by recreating their pods",
                 inPlaceRestart, version.isEmpty() ? "" : ", Kubernetes " + version);
         return served;
+    }
+
+    /**
+     * The Lease railyard-operator: the replica that holds it reconciles. One that cannot renew it in time (the API server
+     * away longer than the renew deadline) exits, as kube-controller-manager does, and its Deployment starts it again.
+     */
+    private static LeaderElectionConfiguration leaderElection(String namespace) {
+        var log = LoggerFactory.getLogger(OperatorCommand.class);
+        String lease = "Lease " + namespace + "/" + LEASE;
+        return LeaderElectionConfigurationBuilder.aLeaderElectionConfiguration(LEASE).withLeaseNamespace(namespace)
+                .withLeaderCallbacks(new LeaderCallbacks(() -> log.info("leading: this replica holds the {}", lease),
+                        () -> log.warn("lost the {} (not renewed within {} s): exiting, to be started again",
+                                lease, LeaderElectionConfiguration.RENEW_DEADLINE_DEFAULT_VALUE.toSeconds()),
+                        leader -> log.info("{} is held by {}", lease, leader)))
+                .build();
+    }
+
+    /**
+     * Waits while the API server answers 429 or 503 for TrainingJobs, as it does while their storage initializes (a CRD
+     * just installed with the operator, a server just restarted), saying so once; anything else the informers report.
+     */
+    private void awaitTrainingJobStorage(KubernetesClient client) throws InterruptedException {
+        Instant deadline = Instant.now().plus(STORAGE_WAIT);
+        boolean said = false;
+        while (true) {
+            try {
+                var jobs = client.resources(TrainingJob.class);
+                (namespaces.isEmpty() ? jobs.inAnyNamespace() : jobs.inNamespace(namespaces.getFirst()))
+                        .list(new ListOptionsBuilder().withLimit(1L).build());
+                return;
+            } catch (KubernetesClientException e) {
+                if (e.getCode() != 429 && e.getCode() != 503 || Instant.now().isAfter(deadline)) {
+                    return;
+                }
+                if (!said) {
+                    LoggerFactory.getLogger(OperatorCommand.class).info("the API server does not serve TrainingJobs yet ({} {}): waiting",
+                            e.getCode(), e.getStatus() == null ? "" : e.getStatus().getMessage());
+                    said = true;
+                }
+                Thread.sleep(500);
+            }
+        }
     }
 
     private static String serverVersion(KubernetesClient client) {

@@ -32,7 +32,9 @@ final class Audit {
         try (Stream<String> lines = Files.lines(cluster.auditLog())) {
             for (String line : (Iterable<String>) lines::iterator) {
                 JsonNode event = json.readTree(line);
-                if (!event.path("user").path("username").asText().equals(OPERATOR) || !event.path("stage").asText().equals("ResponseComplete")) {
+                // a watch once, when its answer starts (it completes only when it ends); any other request when it is answered
+                String stage = event.path("verb").asText().equals("watch") ? "ResponseStarted" : "ResponseComplete";
+                if (!event.path("user").path("username").asText().equals(OPERATOR) || !event.path("stage").asText().equals(stage)) {
                     continue;
                 }
                 Instant received = Instant.parse(event.path("requestReceivedTimestamp").asText());

@@ -80,9 +80,14 @@ final class ControlPlane implements AutoCloseable {
         Assertions.assertEquals(0, result.exitCode(), () -> String.join(" ", command) + ": " + result.err());
     }
 
+    /** Stops the cluster, unless {@code -Drailyard.e2e.keep=true} asks to keep it for a look after the tests. */
     @Override
     public void close() {
         admin.close();
+        if (Boolean.getBoolean("railyard.e2e.keep")) {
+            System.out.println("control plane kept: export KUBECONFIG=" + kubeconfig + "; tools/control-plane down --dir " + dir);
+            return;
+        }
         Processes.run(REPO, 60, SCRIPT.toString(), "down", "--dir", dir.toString());
     }
 

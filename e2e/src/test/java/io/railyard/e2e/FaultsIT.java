@@ -62,7 +62,6 @@ class FaultsIT {
                 .filter(r -> r.resource().equals("pods") && r.namespace().equals(namespace) && r.verb().equals("create") && r.code() == 201)
                 .count();
         assertThat(created).as("pods the operator created").isEqualTo(RANKS);
-        assertThat(railyard.operator.output()).doesNotContain("\tat ");
     }
 
     @Test
@@ -86,8 +85,10 @@ class FaultsIT {
             railyard.operator.signal("CONT");
         }
         awaitRunning("compacted", 2, Duration.ofSeconds(120));
-        assertThat(Audit.operatorRequests(railyard.cluster, frozen)).as("the operator listed the pods again")
-                .anySatisfy(r -> assertThat(r.key()).isEqualTo("core/pods list"));
+        // the informer's watch from its old resource version ended at once (410 Gone), and it listed every job's pods again:
+        // a list without a resource version, where its first list (resourceVersion=0) may come from the watch cache
+        assertThat(Audit.operatorRequests(railyard.cluster, frozen)).as("the operator's pods informer listed again")
+                .anySatisfy(r -> assertThat(r.uri()).startsWith("/api/v1/pods?labelSelector=").doesNotContain("resourceVersion"));
     }
 
     private void awaitReady() {
