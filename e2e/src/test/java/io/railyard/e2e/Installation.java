@@ -29,8 +29,9 @@ final class Installation implements AutoCloseable {
     static final String OPERATOR_ACCOUNT = "railyard-operator";
     static final String AGENT_ACCOUNT = "railyard-agent";
     static final Path JAR = ControlPlane.REPO.resolve("cli/target/railyard.jar");
-    /** The chart's kinds a cluster without Railyard's image needs: who the parts are and what they may do. */
-    private static final Set<String> IDENTITY_KINDS = Set.of("ServiceAccount", "ClusterRole", "ClusterRoleBinding", "Role", "RoleBinding");
+    /** The chart's kinds a cluster without Railyard's image needs: who the parts are, what they may do, the DRA device class. */
+    private static final Set<String> IDENTITY_KINDS = Set.of("ServiceAccount", "ClusterRole", "ClusterRoleBinding", "Role", "RoleBinding",
+            "DeviceClass");
 
     final ControlPlane cluster;
     final RailyardProcess operator;
@@ -92,7 +93,7 @@ final class Installation implements AutoCloseable {
         return file;
     }
 
-    /** The chart's ServiceAccounts and RBAC, as {@code helm template} renders them with its defaults. */
+    /** The chart's ServiceAccounts, RBAC and DeviceClass, as {@code helm template} renders them with the agent's DRA driver on. */
     private static String chartIdentities() {
         Path helm = ControlPlane.REPO.resolve("target/tools/helm/helm");
         if (!Files.isExecutable(helm)) {
@@ -103,7 +104,7 @@ final class Installation implements AutoCloseable {
             Assumptions.abort(message);
         }
         Processes.Result rendered = Processes.run(ControlPlane.REPO, 60, helm.toString(), "template", "railyard",
-                "deploy/helm/railyard", "--namespace", SYSTEM);
+                "deploy/helm/railyard", "--namespace", SYSTEM, "--set", "agent.dra.enabled=true");
         Assertions.assertEquals(0, rendered.exitCode(), rendered.err());
         List<HasMetadata> objects = new ArrayList<>();
         for (String document : rendered.out().split("(?m)^---\\s*$")) {
