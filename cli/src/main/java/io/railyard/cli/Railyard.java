@@ -83,7 +83,11 @@ public final class Railyard {
             err.println(command + ": the Kubernetes API failed: " + KubeClients.cause(api));
             return 1;
         }
-        err.println(command + ": internal error: " + e);
+        StringBuilder why = new StringBuilder(e.toString()); // a framework's "Error starting operator" says why only in its causes
+        for (Throwable cause = e.getCause(), seen = e; cause != null && cause != seen; seen = cause, cause = cause.getCause()) {
+            why.append("; caused by ").append(cause);
+        }
+        err.println(command + ": internal error: " + why.toString().replaceAll("\\s*\\R\\s*", " "));
         return 3;
     }
 

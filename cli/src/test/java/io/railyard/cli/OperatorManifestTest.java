@@ -47,7 +47,7 @@ class OperatorManifestTest {
 
         assertThat(rules).noneMatch(rule -> rule.getVerbs().contains("*") || rule.getResources().contains("*"));
         assertThat(rules).filteredOn(rule -> rule.getResources().contains("nodes")).singleElement()
-                .satisfies(rule -> assertThat(rule.getVerbs()).containsExactly("get", "list", "watch", "patch"));   // a cache of the RDMA nodes; the preflight gate's label
+                .satisfies(rule -> assertThat(rule.getVerbs()).containsExactly("list", "watch", "patch"));   // a cache of the RDMA nodes; the preflight gate's label
         assertThat(rules).filteredOn(rule -> rule.getResources().contains("secrets") || rule.getResources().contains("configmaps")).isEmpty();
         assertThat(load("operator/rbac.yaml", Role.class).getRules().getFirst().getResources()).containsExactly("leases");
     }

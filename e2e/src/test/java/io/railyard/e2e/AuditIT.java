@@ -2,13 +2,11 @@ package io.railyard.e2e;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.fabric8.kubernetes.api.model.rbac.ClusterRole;
 import io.fabric8.kubernetes.api.model.rbac.PolicyRule;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.TreeMap;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Order;
@@ -23,10 +21,17 @@ import org.junit.jupiter.api.extension.ExtendWith;
 @Order(100)
 class AuditIT {
     /**
-     * Rules no request uses, and what uses them instead: the finalizers subresource is checked by the admission plugin
-     * OwnerReferencesPermissionEnforcement (on in tools/control-plane) when the operator sets blockOwnerDeletion.
+     * Rules no request of these tests uses, and why: an admission check rather than a request, or a part whose e2e test
+     * needs what this cluster does not have yet (each is a gap, printed with the figures, not a pass).
      */
-    private static final Set<String> USED_BY_ADMISSION = Set.of("railyard.io/trainingjobs/finalizers update");
+    private static final Map<String, String> NOT_SHOWN = Map.of(
+            "railyard.io/trainingjobs/finalizers update", "checked by OwnerReferencesPermissionEnforcement when a pod's owner"
+                    + " reference blocks deletion, which every pod the operator creates does: an admission check, not a request",
+            "scheduling.volcano.sh/podgroups watch", "Volcano's CRDs are not on this cluster (tools/control-plane up --with volcano: to come)",
+            "scheduling.volcano.sh/podgroups create", "Volcano's CRDs are not on this cluster",
+            "scheduling.volcano.sh/podgroups delete", "Volcano's CRDs are not on this cluster",
+            "core/nodes patch", "the preflight gate's mark on a failed node: its helper pods' results have no e2e test yet",
+            "coordination.k8s.io/leases update", "JOSDK's start-up check asks for it (a SelfSubjectRulesReview); the renewals are patches");
 
     @Test
     void noRequestOfTheOperatorIsDeniedAndEveryRuleOfItsRoleIsUsed(Installation railyard) {
@@ -44,14 +49,19 @@ class AuditIT {
 
         assertThat(requests).isNotEmpty();
         assertThat(denied).as("requests of the operator the API server denied").isEmpty();
-        ClusterRole role = railyard.cluster.admin.rbac().clusterRoles().withName(Installation.OPERATOR_ACCOUNT).get();
-        List<String> unused = granted(role).filter(rule -> !byVerb.containsKey(rule) && !USED_BY_ADMISSION.contains(rule)).toList();
-        assertThat(unused).as("rules of the operator's ClusterRole that no request used").isEmpty();
+        List<String> granted = new ArrayList<>(rules(railyard.cluster.admin.rbac().clusterRoles().withName(Installation.OPERATOR_ACCOUNT)
+                .get().getRules()).toList());
+        granted.addAll(rules(railyard.cluster.admin.rbac().roles().inNamespace(Installation.SYSTEM)
+                .withName(Installation.OPERATOR_ACCOUNT + "-leader-election").get().getRules()).toList());
+        granted.stream().filter(NOT_SHOWN::containsKey).forEach(rule -> System.out.println("  not shown: " + rule + ": " + NOT_SHOWN.get(rule)));
+        List<String> unused = granted.stream().filter(rule -> !byVerb.containsKey(rule) && !NOT_SHOWN.containsKey(rule)).toList();
+        assertThat(unused).as("rules of the operator's roles that no request used").isEmpty();
+        assertThat(NOT_SHOWN.keySet()).as("rules excused that a request now uses: take them off the list").noneMatch(byVerb::containsKey);
     }
 
-    private static Stream<String> granted(ClusterRole role) {
+    private static Stream<String> rules(List<PolicyRule> policy) {
         List<String> rules = new ArrayList<>();
-        for (PolicyRule rule : role.getRules()) {
+        for (PolicyRule rule : policy) {
             for (String group : rule.getApiGroups()) {
                 for (String resource : rule.getResources()) {
                     for (String verb : rule.getVerbs()) {

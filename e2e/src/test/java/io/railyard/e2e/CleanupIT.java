@@ -62,6 +62,18 @@ class CleanupIT {
         assertDeletedWithAllItOwned("invalid");
     }
 
+    @Test
+    void aSucceededJobIsDeletedWithAllItOwnedOnceItsTtlRunsOut() {
+        submit(Jobs.yaml(namespace, "ttl", 1, "cleanup").replace("backoffLimit: 2", "backoffLimit: 2\n    ttlSecondsAfterFinished: 1"));
+        Pod rankZero = Awaitility.await("rank 0 Running").atMost(Duration.ofSeconds(90))
+                .until(() -> Jobs.rankZero(client, namespace, "ttl"), p -> "Running".equals(client.resource(p).get().getStatus().getPhase()));
+        KwokNodes.exit(client, namespace, rankZero.getMetadata().getName(), 0);
+        Awaitility.await("the operator deletes the job a second after it succeeded").atMost(Duration.ofSeconds(60)).untilAsserted(() -> {
+            assertThat(Jobs.get(client, namespace, "ttl")).isNull();
+            assertThat(Jobs.pods(client, namespace, "ttl")).isEmpty();
+        });
+    }
+
     private void submit(String yaml) {
         Processes.Result submitted = RailyardProcess.run(railyard.cluster, yaml, "submit", "-f", "-");
         assertThat(submitted.exitCode()).as(submitted.err()).isZero();

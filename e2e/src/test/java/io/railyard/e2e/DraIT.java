@@ -6,9 +6,11 @@ import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.resource.v1.DeviceAttribute;
 import io.fabric8.kubernetes.api.model.resource.v1.DeviceRequestAllocationResult;
 import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaim;
+import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaimTemplate;
 import io.fabric8.kubernetes.api.model.resource.v1.ResourceSlice;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.utils.Serialization;
+import io.railyard.api.TrainingJob;
 import io.railyard.testkit.ExampleNodes;
 import java.io.IOException;
 import java.net.ServerSocket;
@@ -104,6 +106,12 @@ class DraIT {
                 assertThat(rootOf.get("nic" + pair)).as("NIC %d's PCIe root is its GPU's", pair).isNotNull().isEqualTo(rootOf.get("gpu" + pair));
             }
             assertThat(claim.getStatus().getAllocation().getDevices().getResults()).hasSize(12); // 4 pairs and 4 more GPUs
+        });
+
+        client.resources(TrainingJob.class).inNamespace(namespace).withName("aligned").delete();
+        Awaitility.await("the job's claim template and claims gone with it").atMost(Duration.ofSeconds(60)).untilAsserted(() -> {
+            assertThat(client.resources(ResourceClaimTemplate.class).inNamespace(namespace).list().getItems()).isEmpty();
+            assertThat(client.resources(ResourceClaim.class).inNamespace(namespace).list().getItems()).isEmpty();
         });
     }
 
