@@ -30,7 +30,7 @@ public final class GangRestartBench {
     public static void main(String[] args) throws Exception {
         int runs = args.length > 0 ? Integer.parseInt(args[0]) : 3;
         int steadySeconds = args.length > 1 ? Integer.parseInt(args[1]) : 30;
-        try (MockCluster cluster = new MockCluster()) {
+        try (BenchCluster cluster = new BenchCluster()) {
             KubernetesClient observer = cluster.observer;
             TrainingJobReconciler reconciler = cluster.startOperator();
             try (PlayedScheduler scheduler = new PlayedScheduler(observer, "bench")) {

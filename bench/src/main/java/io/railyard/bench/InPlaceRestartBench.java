@@ -25,7 +25,7 @@ public final class InPlaceRestartBench {
         int nodes = args.length > 1 ? Integer.parseInt(args[1]) : 1024;
         int runs = args.length > 2 ? Integer.parseInt(args[2]) : 3;
         String[] strategies = (args.length > 3 ? args[3] : "InPlace,Recreate").split(",");
-        try (MockCluster cluster = new MockCluster(args[0])) {
+        try (BenchCluster cluster = new BenchCluster(args[0])) {
             KubernetesClient observer = cluster.observer;
             cluster.startOperator(new OperatorDefaults("railyard:bench", "rdma/rdma").withInPlaceRestart(true));
             try (PlayedScheduler scheduler = new PlayedScheduler(observer, "bench")) {

@@ -33,7 +33,7 @@ public final class OperatorScale {
         int largest = args.length > 2 ? Integer.parseInt(args[2]) : 1024;
         int rdmaNodes = args.length > 3 ? Integer.parseInt(args[3]) : 0;
         int otherPods = args.length > 4 ? Integer.parseInt(args[4]) : 0;
-        try (MockCluster cluster = new MockCluster(args[0])) {
+        try (BenchCluster cluster = new BenchCluster(args[0])) {
             KubernetesClient observer = cluster.observer;
             GangRestartBench.pool(observer, "scale", rdmaNodes);
             otherPods(observer, otherPods);
@@ -102,7 +102,7 @@ public final class OperatorScale {
     }
 
     /** The same pods (render's, built beforehand) from a plain client, in namespace peer; removed once a watch has seen them all. */
-    private static double plainClientCreates(MockCluster cluster, String name, int nodes) throws Exception {
+    private static double plainClientCreates(BenchCluster cluster, String name, int nodes) throws Exception {
         double seconds;
         try (JobPodsWatch pods = new JobPodsWatch(cluster.observer, "peer", name)) {
             seconds = cluster.plainClientCreates(job(name, nodes), name, () -> pods.await(nodes));

@@ -18,6 +18,9 @@ import io.railyard.api.TrainingJob;
 import io.railyard.operator.model.OperatorDefaults;
 import io.railyard.operator.model.TrainingJobModel;
 import io.railyard.operator.reconcile.TrainingJobReconciler;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Clock;
 import java.util.HashMap;
 import java.util.List;
@@ -26,44 +29,50 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 
 /**
- * The operator benches' cluster: the fabric8 CRUD mock API server (no real API server can be had here; its objects found
- * by name, {@link IndexedCrudDispatcher}), in this JVM or another, an observer's
- * client, and the operator on a client of its own whose requests are counted, watches apart.
+ * The operator benches' cluster: the fabric8 CRUD mock API server (its objects found by name, {@link IndexedCrudDispatcher})
+ * in this JVM or another, or a real API server (tools/control-plane); an observer's client, and the operator on a
+ * client of its own whose requests are counted, watches apart.
  */
-final class MockCluster implements AutoCloseable {
+final class BenchCluster implements AutoCloseable {
     final RequestCounts requests = new RequestCounts();
     final KubernetesClient observer;
     private final KubernetesMockServer server;
     private final KubernetesClient client;
     private Operator operator;
+    private boolean realServer;
     /** The installation the operator runs with, and the plain client builds its pods with. */
     private OperatorDefaults defaults = new OperatorDefaults("railyard:bench", "rdma/rdma");
 
     /** The mock server in this JVM. */
-    MockCluster() {
+    BenchCluster() {
         this(new KubernetesMockServer(new Context(), new MockWebServer(), new HashMap<>(), new IndexedCrudDispatcher(), false), null);
     }
 
     /** The mock server at {@code url}, in a process of its own ({@link MockApiServer}): this JVM's heap is then the operator's. */
-    MockCluster(String url) {
-        this(null, url);
+    BenchCluster(String url) {
+        this(null, new ConfigBuilder().withMasterUrl(url).withTrustCerts(true).withNamespace("default").build());
     }
 
-    private MockCluster(KubernetesMockServer server, String url) {
+    /** The real API server of a kubeconfig: the operator patches with server-side apply there, as OperatorCommand runs it. */
+    static BenchCluster real(Path kubeconfig) throws IOException {
+        BenchCluster cluster = new BenchCluster(null, Config.fromKubeconfig(Files.readString(kubeconfig)));
+        cluster.realServer = true;
+        return cluster;
+    }
+
+    private BenchCluster(KubernetesMockServer server, Config given) {
         this.server = server;
-        Config config;
+        Config config = given;
         if (server != null) {
             server.init();
             config = server.createClient().getConfiguration();
-        } else {
-            config = new ConfigBuilder().withMasterUrl(url).withTrustCerts(true).withNamespace("default").build();
         }
         observer = new KubernetesClientBuilder().withConfig(config).build();
         client = new KubernetesClientBuilder().withConfig(config)
                 .withHttpClientBuilderConsumer(builder -> builder.addOrReplaceInterceptor("count", requests)).build();
     }
 
-    /** Starts the operator as OperatorCommand runs it, without server-side apply (which the mock server lacks). */
+    /** Starts the operator as OperatorCommand runs it; on the mock server without server-side apply, which it lacks. */
     TrainingJobReconciler startOperator() {
         return startOperator(defaults);
     }
@@ -71,8 +80,12 @@ final class MockCluster implements AutoCloseable {
     /** The same, with the installation's defaults (a cluster that restarts pods in place, or not). */
     TrainingJobReconciler startOperator(OperatorDefaults installation) {
         defaults = installation;
-        operator = new Operator(o -> o.withKubernetesClient(client).withCloseClientOnStop(false)
-                .withUseSSAToPatchPrimaryResource(false).withSSABasedCreateUpdateMatchForDependentResources(false));
+        operator = new Operator(o -> {
+            o.withKubernetesClient(client).withCloseClientOnStop(false);
+            if (!realServer) {
+                o.withUseSSAToPatchPrimaryResource(false).withSSABasedCreateUpdateMatchForDependentResources(false);
+            }
+        });
         TrainingJobReconciler reconciler = new TrainingJobReconciler(installation, (namespace, pod) -> Optional.empty(), Clock.systemUTC());
         operator.register(reconciler);
         operator.start();
