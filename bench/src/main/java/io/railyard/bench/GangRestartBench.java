@@ -85,9 +85,9 @@ public final class GangRestartBench {
         }
     }
 
-    /** The agent's node health reporting a port down. */
+    /** The agent's node health reporting a port down, through the status subresource as the agent writes it (a real API server ignores status in a patch of the Node itself). */
     static void portDown(KubernetesClient client, String node) {
-        client.nodes().withName(node).edit(n -> new NodeBuilder(n).editStatus().addToConditions(new NodeConditionBuilder()
+        client.nodes().withName(node).editStatus(n -> new NodeBuilder(n).editStatus().addToConditions(new NodeConditionBuilder()
                 .withType("RdmaPortDown").withStatus("True").withReason("PortNotActive").withMessage("mlx5_0 port 1: DOWN/Polling")
                 .withLastTransitionTime(java.time.Instant.now().toString()).build()).endStatus().build());
     }
