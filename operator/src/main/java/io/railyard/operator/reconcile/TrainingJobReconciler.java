@@ -295,7 +295,13 @@ public final class TrainingJobReconciler implements Reconciler<TrainingJob>, Cle
             entry.strategy = "Recreate";
             entry.replaced = nodes;
             writer.restart(reason, blame.message(), "every pod is recreated");
-            return stopNow(job, context, before, status);
+            writeNow(job, context, before, status);
+            // the earlier runs' pods only: a delete of a large gang can outlast the client's timeout and be sent again, by
+            // which time the new run's first pods exist (a real API server took over 10 s for 1,024 pods)
+            List<Pod> earlier = new ArrayList<>(pods);
+            earlier.addAll(spares);
+            GangPods.deleteEarlierRuns(context.getClient(), job, String.valueOf(status.restarts), earlier);
+            return UpdateControl.noUpdate();
         }
         InPlaceRestart.Plan plan = InPlaceRestart.plan(pods, GangRuns.excludedNodes(status));
         Map<Pod, Pod> promotions = SparePool.pairs(plan.replaced(), spares, GangRuns.excludedNodes(status));
