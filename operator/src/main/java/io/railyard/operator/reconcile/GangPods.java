@@ -30,21 +30,39 @@ final class GangPods {
 
     private GangPods() {}
 
+    /** Pods of a run that was restarted (still in the cache, or left by an operator that stopped before it deleted them). */
+    static void deleteEarlierRuns(KubernetesClient client, List<Pod> earlier) {
+        deleteExactly(client, earlier.stream().filter(pod -> pod.getMetadata().getDeletionTimestamp() == null).toList());
+    }
+
     /**
-     * Pods of a run that was restarted (still in the cache, or left by an operator that stopped before it deleted
-     * them); their names wait for the new run. One request for the labelled ones; pods from before runs were
-     * labelled go one by one.
+     * Deletes each of these pods only while it is the one given (a UID precondition), several at a time. Their names
+     * wait for the new run's pods: a request by name or by label that reaches the API server late (a delete of a large
+     * gang outlasts the client's timeout and is sent again, and the server's own deletion of a collection goes on by
+     * name) would delete a new pod that took the name; this one is refused, and a pod already gone is fine.
      */
-    static void deleteEarlierRuns(KubernetesClient client, TrainingJob job, String run, List<Pod> earlier) {
-        List<Pod> live = earlier.stream().filter(pod -> pod.getMetadata().getDeletionTimestamp() == null).toList();
-        if (live.isEmpty()) {
+    static void deleteExactly(KubernetesClient client, List<Pod> pods) {
+        if (pods.isEmpty()) {
             return;
         }
-        String namespace = job.getMetadata().getNamespace();
-        client.pods().inNamespace(namespace).withLabel(Names.JOB_LABEL, job.getMetadata().getName()).withLabel(Names.ATTEMPT_LABEL)
-                .withLabelNotIn(Names.ATTEMPT_LABEL, run).delete();
-        live.stream().filter(pod -> pod.getMetadata().getLabels() == null || !pod.getMetadata().getLabels().containsKey(Names.ATTEMPT_LABEL))
-                .forEach(pod -> client.pods().inNamespace(namespace).withName(pod.getMetadata().getName()).delete());
+        String server = client.getMasterUrl().toString().replaceAll("/+$", "");
+        try (ExecutorService deleters = Executors.newFixedThreadPool(Math.min(CREATORS, pods.size()),
+                Thread.ofPlatform().name("railyard-delete-", 0).daemon().factory())) {
+            for (Pod pod : pods) {
+                String path = server + "/api/v1/namespaces/" + pod.getMetadata().getNamespace() + "/pods/" + pod.getMetadata().getName();
+                Map<String, Object> options = Map.of("apiVersion", "v1", "kind", "DeleteOptions",
+                        "preconditions", Map.of("uid", pod.getMetadata().getUid()));
+                deleters.submit(() -> {
+                    try {
+                        client.raw(path, "DELETE", options);
+                    } catch (KubernetesClientException e) {
+                        if (e.getCode() != 409) { // 409: the name holds another pod now
+                            LOG.warn("cannot delete pod {}: {}", pod.getMetadata().getName(), e.getMessage());
+                        }
+                    }
+                });
+            }
+        }
     }
 
     /**

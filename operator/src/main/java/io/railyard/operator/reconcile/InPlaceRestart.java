@@ -45,9 +45,8 @@ final class InPlaceRestart {
      * reconcile creates), then a patch per pod kept (rank 0's first: its old rendezvous goes first).
      */
     static void apply(KubernetesClient client, TrainingJob job, Plan plan, int attempt) {
-        String namespace = job.getMetadata().getNamespace();
-        plan.replaced().forEach(pod -> client.pods().inNamespace(namespace).withName(pod.getMetadata().getName()).delete());
-        GangPods.moveToAttempt(client, namespace, plan.inPlace(), String.valueOf(attempt));
+        GangPods.deleteExactly(client, plan.replaced());
+        GangPods.moveToAttempt(client, job.getMetadata().getNamespace(), plan.inPlace(), String.valueOf(attempt));
     }
 
     /**

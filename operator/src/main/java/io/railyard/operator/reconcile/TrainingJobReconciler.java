@@ -170,7 +170,7 @@ public final class TrainingJobReconciler implements Reconciler<TrainingJob>, Cle
             List<Pod> earlier = byRun.get(false).stream().filter(pod -> !moved.contains(pod.getMetadata().getName())).toList();
             InPlaceRestart.apply(client, job, InPlaceRestart.plan(earlier, GangRuns.excludedNodes(status)), Integer.parseInt(run));
         } else {
-            GangPods.deleteEarlierRuns(client, job, run, byRun.get(false));
+            GangPods.deleteEarlierRuns(client, byRun.get(false));
         }
         int nodeCount = job.getSpec().nodes;
         Set<String> deleted = expectations.deleted(key(job), PodExpectations.names(pods), clock.instant());
@@ -296,11 +296,11 @@ public final class TrainingJobReconciler implements Reconciler<TrainingJob>, Cle
             entry.replaced = nodes;
             writer.restart(reason, blame.message(), "every pod is recreated");
             writeNow(job, context, before, status);
-            // the earlier runs' pods only: a delete of a large gang can outlast the client's timeout and be sent again, by
-            // which time the new run's first pods exist (a real API server took over 10 s for 1,024 pods)
+            // each pod only while it is the earlier run's: on a real API server a delete of 1,024 pods by label outlasted
+            // the client's 10 s timeout and went on deleting by name the new run's pods that took the names meanwhile
             List<Pod> earlier = new ArrayList<>(pods);
             earlier.addAll(spares);
-            GangPods.deleteEarlierRuns(context.getClient(), job, String.valueOf(status.restarts), earlier);
+            GangPods.deleteEarlierRuns(context.getClient(), earlier);
             return UpdateControl.noUpdate();
         }
         InPlaceRestart.Plan plan = InPlaceRestart.plan(pods, GangRuns.excludedNodes(status));
