@@ -21,7 +21,7 @@ for ns in bench peer; do
   until "${kubectl[@]}" get serviceaccount default -n "$ns" >/dev/null 2>&1; do sleep 0.2; done
 done
 "$JAVA_HOME/bin/java" -Xmx2g -Dorg.slf4j.simpleLogger.defaultLogLevel=warn -cp "bench/target/classes:$cp" io.railyard.bench.RealClusterBench \
-  "$work/cp/kubeconfig" "$largest" "$rounds" "$strategies" 2>/dev/null | grep -E '^([0-9]+-node|creation|Recreate|InPlace)'
+  "$work/cp/kubeconfig" "$largest" "$rounds" "$strategies" 2>/dev/null | grep --line-buffered -E '^([0-9]+-node|creation|Recreate|InPlace)'
 rss=0
 for pidfile in "$work"/cp/*.pid; do rss=$((rss + $(awk '/VmRSS/ {print $2}' "/proc/$(cat "$pidfile")/status"))); done
 echo "control plane resident memory: $((rss / 1024)) MiB (etcd, kube-apiserver, kube-scheduler, kube-controller-manager, kwok); machine: $(free -g | awk '/Mem:/ {print $2}') GiB"

@@ -106,6 +106,8 @@ final class BenchCluster implements AutoCloseable {
         renamed.setMetadata(new ObjectMetaBuilder().withName(label).withNamespace("peer").build());
         renamed.setSpec(job.getSpec());
         List<Pod> pods = TrainingJobModel.desired(renamed, defaults).objects().stream().filter(Pod.class::isInstance).map(Pod.class::cast).toList();
+        // a scheduler of no one's: a real kube-scheduler would spend the cores both sides are timed on, placing pods for nothing
+        pods.forEach(pod -> pod.getSpec().setSchedulerName("railyard-bench-peer"));
         long start = System.nanoTime();
         try (ExecutorService creators = Executors.newFixedThreadPool(16)) {
             for (Pod pod : pods) {
