@@ -119,7 +119,7 @@ public final class RealClusterBench {
                                     "pods", new Quantity("110"), "nvidia.com/gpu", new Quantity("8"), "rdma/rdma", new Quantity("8")))
                             .endStatus().build();
                     node.getStatus().setAllocatable(node.getStatus().getCapacity());
-                    node.getStatus().setAdditionalProperty("declaredFeatures", List.of("RestartAllContainersOnContainerExits"));
+                    node.getStatus().setDeclaredFeatures(List.of("RestartAllContainersOnContainerExits"));
                     return client.nodes().resource(node).create();
                 });
             }

@@ -47,8 +47,8 @@ final class KwokNodes {
         node.editStatus().withAllocatable(node.buildStatus().getCapacity()).endStatus();
         Node built = node.build();
         // what a 1.37 kubelet declares: the scheduler's NodeDeclaredFeatures filter keeps pods with in-place restart rules off
-        // nodes that do not (fabric8 7.6's model has no field for it yet)
-        built.getStatus().setAdditionalProperty("declaredFeatures", List.of("RestartAllContainersOnContainerExits"));
+        // nodes that do not
+        built.getStatus().setDeclaredFeatures(List.of("RestartAllContainersOnContainerExits"));
         Node created = client.nodes().resource(built).create();
         Awaitility.await("KWOK makes node " + name + " Ready").atMost(Duration.ofSeconds(30)).until(() -> ready(client.nodes().withName(name).get()));
         return created;
