@@ -36,7 +36,7 @@ final class ControlPlane implements AutoCloseable {
         Path binaries = Path.of(Processes.run(REPO, 10, SCRIPT.toString(), "bin").out().strip());
         if (!Files.isExecutable(binaries.resolve("kube-apiserver")) || !Files.isExecutable(binaries.resolve("kwok"))) {
             String message = "the control plane is not built (" + binaries + "): run tools/control-plane build (needs Go 1.26"
-                    + " and the Go module proxy; about an hour the first time on 2 cores)";
+                    + " and the Go module proxy; about 12 minutes of compiling the first time on 2 cores)";
             if (System.getenv("RAILYARD_CI") != null) {
                 Assertions.fail(message);
             }
