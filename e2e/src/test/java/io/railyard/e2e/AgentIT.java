@@ -10,7 +10,6 @@ import io.railyard.api.TrainingJob;
 import io.railyard.testkit.ExampleNodes;
 import io.railyard.testkit.HostTree;
 import java.io.IOException;
-import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -48,9 +47,7 @@ class AgentIT {
         KwokNodes.rdma(client, "agent-rdma-2", "agent");
         Path root = Files.createDirectories(ControlPlane.REPO.resolve("e2e/target/nodes")).resolve(NODE);
         tree = ExampleNodes.write(ExampleNodes.ROCE, root);
-        agent = RailyardProcess.start("agent-" + NODE, "agent", "--root", root.toString(), "--node-name", NODE,
-                "--no-device-plugin", "--health-address", "127.0.0.1:" + freePort(),
-                "--kubeconfig", Installation.kubeconfigOf(railyard.cluster, Installation.AGENT_ACCOUNT).toString());
+        agent = railyard.agent(NODE, root);
     }
 
     @AfterAll
@@ -65,8 +62,7 @@ class AgentIT {
         assertThat(client.nodes().withName(NODE).get().getMetadata().getLabels()).containsEntry("railyard.io/rdma.link-layer", "Ethernet");
 
         String job = Jobs.yaml(namespace, "moves", 2, "agent").replace("backoffLimit: 2", "backoffLimit: 2\n    restartStrategy: Recreate");
-        Processes.Result submitted = RailyardProcess.run(railyard.cluster, job, "submit", "-f", "-");
-        assertThat(submitted.exitCode()).as(submitted.err()).isZero();
+        railyard.submit(job);
         assertThat(runningNodes()).isEqualTo(Set.of(NODE, "agent-rdma-2"));
         KwokNodes.rdma(client, "agent-rdma-3", "agent");
 
@@ -96,11 +92,5 @@ class AgentIT {
 
     private static Optional<NodeCondition> portDown(Node node) {
         return node.getStatus().getConditions().stream().filter(c -> c.getType().equals("RdmaPortDown") && c.getStatus().equals("True")).findFirst();
-    }
-
-    private static int freePort() throws IOException {
-        try (ServerSocket socket = new ServerSocket(0)) {
-            return socket.getLocalPort();
-        }
     }
 }

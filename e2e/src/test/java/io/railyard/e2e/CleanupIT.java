@@ -36,8 +36,7 @@ class CleanupIT {
     @Test
     void aRunningJobDeletedLeavesNoPodNoServiceNoFinalizer() {
         submit(Jobs.yaml(namespace, "running", 2, "cleanup"));
-        Awaitility.await("2 pods Running").atMost(Duration.ofSeconds(90)).until(() -> Jobs.pods(client, namespace, "running").stream()
-                .filter(p -> "Running".equals(p.getStatus().getPhase())).count() == 2);
+        Jobs.awaitRunning(client, namespace, "running", 2, Duration.ofSeconds(90));
         assertThat(Jobs.get(client, namespace, "running").getMetadata().getFinalizers()).isNotEmpty();
         assertDeletedWithAllItOwned("running");
     }
@@ -75,8 +74,7 @@ class CleanupIT {
     }
 
     private void submit(String yaml) {
-        Processes.Result submitted = RailyardProcess.run(railyard.cluster, yaml, "submit", "-f", "-");
-        assertThat(submitted.exitCode()).as(submitted.err()).isZero();
+        railyard.submit(yaml);
     }
 
     private String phase(String job) {

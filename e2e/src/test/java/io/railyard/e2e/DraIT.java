@@ -13,7 +13,6 @@ import io.fabric8.kubernetes.client.utils.Serialization;
 import io.railyard.api.TrainingJob;
 import io.railyard.testkit.ExampleNodes;
 import java.io.IOException;
-import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -52,7 +51,6 @@ class DraIT {
         this.railyard = railyard;
         this.client = railyard.cluster.admin;
         this.namespace = railyard.jobNamespace("dra");
-        Path agentKubeconfig = Installation.kubeconfigOf(railyard.cluster, Installation.AGENT_ACCOUNT);
         railyard.cluster.kubectl("""
                 apiVersion: resource.k8s.io/v1
                 kind: DeviceClass
@@ -64,11 +62,10 @@ class DraIT {
             KwokNodes.rdma(client, node, "dra");
             Path dir = Files.createDirectories(ControlPlane.REPO.resolve("e2e/target/nodes/" + node));
             ExampleNodes.write(ExampleNodes.ROCE, dir.resolve("root"));
-            agents.add(RailyardProcess.start("agent-" + node, "agent", "--dra", "--no-device-plugin", "--root", dir.resolve("root").toString(),
-                    "--node-name", node, "--health-address", "127.0.0.1:" + freePort(),
+            agents.add(railyard.agent(node, dir.resolve("root"), "--dra",
                     "--kubelet-plugins-dir", Files.createDirectories(dir.resolve("plugins")).toString(),
                     "--plugins-registry-dir", Files.createDirectories(dir.resolve("plugins_registry")).toString(),
-                    "--cdi-dir", Files.createDirectories(dir.resolve("cdi")).toString(), "--kubeconfig", agentKubeconfig.toString()));
+                    "--cdi-dir", Files.createDirectories(dir.resolve("cdi")).toString()));
         }
         for (String node : NODES) {
             ResourceSlice nics = Awaitility.await("the agent's ResourceSlice of " + node).atMost(Duration.ofSeconds(60)).until(
@@ -87,11 +84,9 @@ class DraIT {
     void theSchedulersDraPluginAllocatesEachNicOnThePcieRootOfItsGpuAndBindsThePods() {
         String job = Jobs.yaml(namespace, "aligned", 2, "dra").replace("    devicesPerNode: 4\n",
                 "    devicesPerNode: 4\n    allocation: dra\n    alignWithGpus: true\n");
-        Processes.Result submitted = RailyardProcess.run(railyard.cluster, job, "submit", "-f", "-");
-        assertThat(submitted.exitCode()).as(submitted.err()).isZero();
+        railyard.submit(job);
 
-        List<Pod> running = Awaitility.await("2 pods Running").atMost(Duration.ofSeconds(90)).until(() -> Jobs.pods(client, namespace, "aligned")
-                .stream().filter(p -> "Running".equals(p.getStatus().getPhase())).toList(), pods -> pods.size() == 2);
+        List<Pod> running = Jobs.awaitRunning(client, namespace, "aligned", 2, Duration.ofSeconds(90));
         assertThat(running).extracting(p -> p.getSpec().getNodeName()).containsExactlyInAnyOrderElementsOf(NODES);
 
         Map<String, String> roots = roots(slices());
@@ -155,11 +150,5 @@ class DraIT {
                   pool: {name: %s, generation: 1, resourceSliceCount: 1}
                   devices:
                 %s""".formatted(node, node, node, devices.toString().indent(2)), ResourceSlice.class);
-    }
-
-    private static int freePort() throws IOException {
-        try (ServerSocket socket = new ServerSocket(0)) {
-            return socket.getLocalPort();
-        }
     }
 }

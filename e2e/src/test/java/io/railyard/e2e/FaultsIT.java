@@ -47,12 +47,11 @@ class FaultsIT {
     @Test
     void theApiServerStoppedForTenSecondsDuringAGangsCreationEveryPodIsCreatedOnce() throws InterruptedException {
         Instant submittedAt = Instant.now();
-        Processes.Result submitted = RailyardProcess.run(railyard.cluster, Jobs.yaml(namespace, "outage", RANKS, "faults"), "submit", "-f", "-");
-        assertThat(submitted.exitCode()).as(submitted.err()).isZero();
+        railyard.submit(Jobs.yaml(namespace, "outage", RANKS, "faults"));
         Awaitility.await("the operator starts creating the gang").atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(20))
                 .until(() -> !Jobs.pods(client, namespace, "outage").isEmpty());
         railyard.cluster.stop("kube-apiserver");
-        Thread.sleep(Duration.ofSeconds(10));
+        Thread.sleep(Duration.ofSeconds(10)); // the outage itself, not a wait for a condition: the server stays away this long
         railyard.cluster.start("kube-apiserver");
         awaitReady();
 
@@ -66,8 +65,7 @@ class FaultsIT {
 
     @Test
     void aWatchAnsweredGoneAfterACompactionListsAgainAndMissesNothing() throws Exception {
-        Processes.Result submitted = RailyardProcess.run(railyard.cluster, Jobs.yaml(namespace, "compacted", 2, "faults"), "submit", "-f", "-");
-        assertThat(submitted.exitCode()).as(submitted.err()).isZero();
+        railyard.submit(Jobs.yaml(namespace, "compacted", 2, "faults"));
         List<Pod> running = awaitRunning("compacted", 2, Duration.ofSeconds(90));
 
         // the operator frozen holds its watches' resource versions; what happens meanwhile it must find by listing again
@@ -97,9 +95,7 @@ class FaultsIT {
     }
 
     private List<Pod> awaitRunning(String job, int ranks, Duration within) {
-        return Awaitility.await(ranks + " pods of " + job + " Running").atMost(within).ignoreExceptions().until(() -> Jobs.pods(client, namespace, job)
-                .stream().filter(p -> "Running".equals(p.getStatus().getPhase()) && p.getMetadata().getDeletionTimestamp() == null).toList(),
-                pods -> pods.size() == ranks);
+        return Jobs.awaitRunning(client, namespace, job, ranks, within);
     }
 
     /** Compacts etcd at its newest revision through its gRPC gateway, as etcdctl compact does, and defragments nothing. */

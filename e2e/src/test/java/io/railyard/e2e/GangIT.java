@@ -40,8 +40,7 @@ class GangIT {
 
     @Test
     void fourRanksRunOnRdmaNodesOnlyOnePerNodeAndRdmaIsVerifiedFromRankZerosLog() {
-        Processes.Result submitted = RailyardProcess.run(railyard.cluster, Jobs.yaml(namespace, "verified", 4, "gang"), "submit", "-f", "-");
-        assertThat(submitted.exitCode()).as(submitted.err()).isZero();
+        railyard.submit(Jobs.yaml(namespace, "verified", 4, "gang"));
         Pod rankZero = Jobs.rankZero(client, namespace, "verified");
         KwokNodes.serveLog(client, namespace, rankZero.getMetadata().getName(), "trainer", LOGS.resolve("nccl-ib-gdr-ok-aks-01.log"));
 
@@ -58,8 +57,7 @@ class GangIT {
 
     @Test
     void aSocketFallbackLogTurnsRdmaVerifiedFalseWithItsEvidence() {
-        Processes.Result submitted = RailyardProcess.run(railyard.cluster, Jobs.yaml(namespace, "fallback", 2, "gang"), "submit", "-f", "-");
-        assertThat(submitted.exitCode()).as(submitted.err()).isZero();
+        railyard.submit(Jobs.yaml(namespace, "fallback", 2, "gang"));
         Pod rankZero = Jobs.rankZero(client, namespace, "fallback");
         KwokNodes.serveLog(client, namespace, rankZero.getMetadata().getName(), "trainer", LOGS.resolve("nccl-socket-ib-disabled-lo-01.log"));
         awaitRunning("fallback", 2);
@@ -73,9 +71,7 @@ class GangIT {
     }
 
     private List<Pod> awaitRunning(String job, int ranks) {
-        return Awaitility.await(ranks + " pods of " + job + " Running").atMost(Duration.ofSeconds(90)).until(
-                () -> Jobs.pods(client, namespace, job).stream().filter(p -> "Running".equals(p.getStatus().getPhase())).toList(),
-                pods -> pods.size() == ranks);
+        return Jobs.awaitRunning(client, namespace, job, ranks, Duration.ofSeconds(90));
     }
 
     private Condition awaitCondition(String job, String type) {

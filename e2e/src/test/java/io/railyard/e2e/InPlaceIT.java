@@ -46,10 +46,8 @@ class InPlaceIT {
     @Test
     void theApiServerKeepsTheRestartRulesAndANodeFaultMovesTheOtherRanksWithOnePatchEach() {
         String job = Jobs.yaml(namespace, "inplace", 3, "inplace").replace("backoffLimit: 2", "backoffLimit: 2\n    restartStrategy: InPlace");
-        Processes.Result submitted = RailyardProcess.run(railyard.cluster, job, "submit", "-f", "-");
-        assertThat(submitted.exitCode()).as(submitted.err()).isZero();
-        List<Pod> running = Awaitility.await("3 pods Running").atMost(Duration.ofSeconds(90)).until(() -> Jobs.pods(client, namespace, "inplace")
-                .stream().filter(p -> "Running".equals(p.getStatus().getPhase())).toList(), pods -> pods.size() == 3);
+        railyard.submit(job);
+        List<Pod> running = Jobs.awaitRunning(client, namespace, "inplace", 3, Duration.ofSeconds(90));
 
         Container trainer = running.getFirst().getSpec().getContainers().stream().filter(c -> c.getName().equals("trainer")).findFirst().orElseThrow();
         assertThat(trainer.getRestartPolicyRules()).as("the trainer's restart rules, kept by the API server")
@@ -70,12 +68,13 @@ class InPlaceIT {
         Awaitility.await("every rank at attempt 1").atMost(Duration.ofSeconds(90)).until(() -> Jobs.pods(client, namespace, "inplace").stream()
                 .filter(p -> "Running".equals(p.getStatus().getPhase()) && "1".equals(p.getMetadata().getLabels().get(Names.ATTEMPT_LABEL)))
                 .count() == 3);
-        Map<String, Long> patches = Audit.operatorRequests(railyard.cluster, fault).stream()
+        List<Audit.Request> sinceFault = Audit.operatorRequests(railyard.cluster, fault); // the log read once
+        Map<String, Long> patches = sinceFault.stream()
                 .filter(r -> r.resource().equals("pods") && r.namespace().equals(namespace) && r.verb().equals("patch"))
                 .collect(Collectors.groupingBy(Audit.Request::name, Collectors.counting()));
         assertThat(patches).as("patches of the kept pods after the fault").containsExactlyInAnyOrderEntriesOf(
                 kept.stream().collect(Collectors.toMap(name -> name, name -> 1L)));
-        List<Audit.Request> creates = Audit.operatorRequests(railyard.cluster, fault).stream()
+        List<Audit.Request> creates = sinceFault.stream()
                 .filter(r -> r.resource().equals("pods") && r.namespace().equals(namespace) && r.verb().equals("create")).toList();
         assertThat(creates).as("pods created after the fault: the faulted rank's only").hasSize(1);
     }

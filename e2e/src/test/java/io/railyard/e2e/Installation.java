@@ -7,6 +7,8 @@ import io.fabric8.kubernetes.api.model.authentication.TokenRequestBuilder;
 import io.fabric8.kubernetes.client.utils.Serialization;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -63,6 +65,28 @@ final class Installation implements AutoCloseable {
         Awaitility.await("the service account controller makes " + name + "/default").atMost(Duration.ofSeconds(30))
                 .until(() -> cluster.admin.serviceAccounts().inNamespace(name).withName("default").get() != null);
         return name;
+    }
+
+    /** {@code railyard submit -f -} of this YAML, as a user runs it; a refusal fails the test with what submit said. */
+    void submit(String yaml) {
+        Processes.Result submitted = RailyardProcess.run(cluster, yaml, "submit", "-f", "-");
+        Assertions.assertEquals(0, submitted.exitCode(), submitted.err());
+    }
+
+    /** {@code railyard agent} for a node on a host tree, as its ServiceAccount, with no kubelet to serve (the extra options after). */
+    RailyardProcess agent(String node, Path root, String... extra) {
+        List<String> args = new ArrayList<>(List.of("agent", "--no-device-plugin", "--root", root.toString(), "--node-name", node,
+                "--health-address", "127.0.0.1:" + freePort(), "--kubeconfig", kubeconfigOf(cluster, AGENT_ACCOUNT).toString()));
+        args.addAll(List.of(extra));
+        return RailyardProcess.start("agent-" + node, args.toArray(String[]::new));
+    }
+
+    private static int freePort() {
+        try (ServerSocket socket = new ServerSocket(0)) {
+            return socket.getLocalPort();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
     }
 
     /** A kubeconfig of a ServiceAccount of {@code railyard-system}: a token from the TokenRequest API, the cluster's CA. */

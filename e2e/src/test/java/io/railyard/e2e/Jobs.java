@@ -5,7 +5,6 @@ import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.railyard.api.Names;
 import io.railyard.api.TrainingJob;
-import io.railyard.api.TrainingJobStatus;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
@@ -39,6 +38,16 @@ final class Jobs {
                     nodeSelector:
                       %s: %s
                 """.formatted(name, namespace, nodes, KwokNodes.GROUP, group);
+    }
+
+    /**
+     * The job's pods once {@code ranks} of them run and none of those is being deleted; the API server may be away
+     * meanwhile (a failed look is looked again).
+     */
+    static List<Pod> awaitRunning(KubernetesClient client, String namespace, String job, int ranks, Duration within) {
+        return Awaitility.await(ranks + " pods of " + job + " Running").atMost(within).ignoreExceptions().until(() -> pods(client, namespace, job)
+                .stream().filter(p -> "Running".equals(p.getStatus().getPhase()) && p.getMetadata().getDeletionTimestamp() == null).toList(),
+                pods -> pods.size() == ranks);
     }
 
     static List<Pod> pods(KubernetesClient client, String namespace, String job) {
