@@ -2,6 +2,9 @@ package io.railyard.agent;
 
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.fabric8.kubernetes.client.dsl.base.PatchContext;
+import io.fabric8.kubernetes.client.dsl.base.PatchType;
+import io.fabric8.kubernetes.client.utils.Serialization;
 import io.railyard.api.Names;
 import io.railyard.node.NodeInventory;
 import io.railyard.node.Port;
@@ -53,14 +56,15 @@ public final class NodeLabeler {
                 .map(partition -> String.format("0x%04x", partition)).collect(java.util.stream.Collectors.joining(".")));
     }
 
-    /** Patches the labels onto the named Node, and nothing else. */
+    /**
+     * Patches the labels onto the named Node, and nothing else: a merge patch without a resource version, since the Node
+     * changes under the agent all the time (a read-then-write lost to a kubelet's update with 409 on a real API server).
+     */
     public static void apply(KubernetesClient client, String nodeName, Map<String, String> labels) {
         if (client.nodes().withName(nodeName).get() == null) {
             throw new KubernetesClientException("node " + nodeName + " does not exist");
         }
-        client.nodes().withName(nodeName).edit(node -> {
-            node.getMetadata().getLabels().putAll(labels);
-            return node;
-        });
+        client.nodes().withName(nodeName).patch(PatchContext.of(PatchType.JSON_MERGE),
+                Serialization.asJson(Map.of("metadata", Map.of("labels", labels))));
     }
 }
