@@ -102,20 +102,59 @@ final class BenchCluster implements AutoCloseable {
 
     /** The same, the time taken until {@code seen} returns too (a watch that has seen every pod, as the operator's pods are timed). */
     double plainClientCreates(TrainingJob job, String label, Awaited seen) throws Exception {
-        TrainingJob renamed = new TrainingJob();
-        renamed.setMetadata(new ObjectMetaBuilder().withName(label).withNamespace("peer").build());
-        renamed.setSpec(job.getSpec());
-        List<Pod> pods = TrainingJobModel.desired(renamed, defaults).objects().stream().filter(Pod.class::isInstance).map(Pod.class::cast).toList();
+        List<Pod> pods = peerPods(job, label);
         // a scheduler of no one's: a real kube-scheduler would spend the cores both sides are timed on, placing pods for nothing
         pods.forEach(pod -> pod.getSpec().setSchedulerName("railyard-bench-peer"));
         long start = System.nanoTime();
+        createAll(pods);
+        seen.await();
+        return (System.nanoTime() - start) / 1e9;
+    }
+
+    /**
+     * The same server's pace for a restart by recreation (on a real control plane): the pods of {@link #plainClientCreates}
+     * bound to these KWOK nodes and Running; then, timed, deleted 16 at a time, waited out (KWOK ends each as a kubelet
+     * would) and created again, until a watch has seen them all.
+     */
+    double plainClientRecreates(TrainingJob job, String label, List<String> nodes) throws Exception {
+        List<Pod> pods = peerPods(job, label);
+        for (int i = 0; i < pods.size(); i++) {
+            pods.get(i).getSpec().setNodeName(nodes.get(i));
+        }
+        createAll(pods);
+        while (observer.pods().inNamespace("peer").withLabel(Names.JOB_LABEL, label).list().getItems().stream()
+                .filter(pod -> pod.getStatus() != null && "Running".equals(pod.getStatus().getPhase())).count() < pods.size()) {
+            Thread.sleep(200);
+        }
+        long start = System.nanoTime();
+        try (JobPodsWatch watch = new JobPodsWatch(observer, "peer", label)) {
+            try (ExecutorService deleters = Executors.newFixedThreadPool(16)) {
+                for (Pod pod : pods) {
+                    deleters.submit(() -> observer.pods().inNamespace("peer").withName(pod.getMetadata().getName()).delete());
+                }
+            }
+            watch.awaitDeleted(pods.size());
+        }
+        try (JobPodsWatch watch = new JobPodsWatch(observer, "peer", label)) {
+            createAll(pods);
+            watch.await(pods.size());
+        }
+        return (System.nanoTime() - start) / 1e9;
+    }
+
+    private List<Pod> peerPods(TrainingJob job, String label) {
+        TrainingJob renamed = new TrainingJob();
+        renamed.setMetadata(new ObjectMetaBuilder().withName(label).withNamespace("peer").build());
+        renamed.setSpec(job.getSpec());
+        return TrainingJobModel.desired(renamed, defaults).objects().stream().filter(Pod.class::isInstance).map(Pod.class::cast).toList();
+    }
+
+    private void createAll(List<Pod> pods) {
         try (ExecutorService creators = Executors.newFixedThreadPool(16)) {
             for (Pod pod : pods) {
                 creators.submit(() -> observer.resource(pod).create());
             }
         }
-        seen.await();
-        return (System.nanoTime() - start) / 1e9;
     }
 
     /** Something waited for. */

@@ -63,11 +63,15 @@ public final class RealClusterBench {
                 GangRestartBench.awaitCreated(observer, job, largest, 1);
                 double seconds = (System.nanoTime() - start) / 1e9;
                 Map<String, Long> requests = RequestCounts.difference(cluster.requests.snapshot(), before);
-                double peer = cluster.plainClientCreates(GangRestartBench.job(job, POOL, largest), "peer-" + job);
-                String peerWork = "creating";
+                double peer;
+                String peerWork;
                 if (strategy.equals("InPlace")) {
+                    cluster.plainClientCreates(GangRestartBench.job(job, POOL, largest), "peer-" + job);
                     peer = cluster.plainClientPatches("peer-" + job, largest);
                     peerWork = "patching";
+                } else {
+                    peer = cluster.plainClientRecreates(GangRestartBench.job(job, POOL, largest), "peer-" + job, poolNodes(largest));
+                    peerWork = "deleting, waiting out and creating again";
                 }
                 System.out.printf("%s, %d-node gang: node condition True -> every rank at the new attempt in %.2f s, requests %s;"
                         + " a plain client %s %d pods 16 at a time: %.2f s; %.2f x%n", strategy, largest, seconds, requests, peerWork,
@@ -107,11 +111,19 @@ public final class RealClusterBench {
         }
     }
 
+    private static List<String> poolNodes(int count) {
+        return java.util.stream.IntStream.range(0, count).mapToObj(RealClusterBench::poolNode).toList();
+    }
+
+    private static String poolNode(int index) {
+        return String.format("%s-%05d", POOL, index);
+    }
+
     /** Nodes KWOK keeps Ready, shaped as the agent labels an 8-GPU RDMA node. */
     private static void kwokPool(KubernetesClient client, int count) throws Exception {
         try (ExecutorService creators = Executors.newFixedThreadPool(16)) {
             for (int i = 0; i < count; i++) {
-                String name = String.format("%s-%05d", POOL, i);
+                String name = poolNode(i);
                 creators.submit(() -> {
                     var node = new NodeBuilder().withNewMetadata().withName(name).addToAnnotations("kwok.x-k8s.io/node", "fake")
                             .addToLabels(Names.RDMA_NODE_LABEL, "true").addToLabels("pool", POOL).addToLabels("kubernetes.io/hostname", name)

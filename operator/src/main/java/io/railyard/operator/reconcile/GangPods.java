@@ -14,6 +14,8 @@ import io.railyard.api.Names;
 import io.railyard.api.TrainingJob;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -56,7 +58,7 @@ final class GangPods {
                     try {
                         client.raw(path, "DELETE", options);
                     } catch (KubernetesClientException e) {
-                        if (e.getCode() != 409) { // 409: the name holds another pod now
+                        if (e.getCode() != 409 && e.getCode() != 404) { // the name holds another pod now, or none
                             LOG.warn("cannot delete pod {}: {}", pod.getMetadata().getName(), e.getMessage());
                         }
                     }
@@ -65,26 +67,32 @@ final class GangPods {
         }
     }
 
+    /** What a creation of pods left uncreated: those the API server refused ({@link Admission#refusal}), and names another pod holds. */
+    record Uncreated(Map<String, KubernetesClientException> refused, Set<String> taken) {}
+
     /**
      * Creates the gang's missing pods, several at a time: a 1,024-node gang created one by one waits on a thousand
-     * round trips. A pod another reconcile created meanwhile (409) is fine. Returns the pods the API server refused
-     * ({@link Admission#refusal}), by name; any other error is thrown.
+     * round trips. A name another pod holds (409: an earlier run's pod not gone yet) is left for a later reconcile.
+     * Any error but a refusal or a taken name is thrown.
      */
-    static Map<String, KubernetesClientException> createAll(KubernetesClient client, List<Pod> pods) {
-        Map<String, KubernetesClientException> refused = new java.util.concurrent.ConcurrentSkipListMap<>();
+    static Uncreated createAll(KubernetesClient client, List<Pod> pods) {
+        Uncreated uncreated = new Uncreated(new java.util.concurrent.ConcurrentSkipListMap<>(), ConcurrentHashMap.newKeySet());
         if (pods.isEmpty()) {
-            return refused;
+            return uncreated;
         }
         try (ExecutorService creators = Executors.newFixedThreadPool(Math.min(CREATORS, pods.size()),
                 Thread.ofPlatform().name("railyard-create-", 0).daemon().factory())) {
             List<Future<?>> created = pods.stream().map(pod -> creators.submit(() -> {
                 try {
-                    create(client, pod);
+                    client.resource(pod).create();
                 } catch (KubernetesClientException e) {
-                    if (!Admission.refusal(e)) {
+                    if (e.getCode() == 409) {
+                        uncreated.taken().add(pod.getMetadata().getName());
+                    } else if (Admission.refusal(e)) {
+                        uncreated.refused().put(pod.getMetadata().getName(), e);
+                    } else {
                         throw e;
                     }
-                    refused.put(pod.getMetadata().getName(), e);
                 }
             })).collect(Collectors.toList());
             for (Future<?> future : created) {
@@ -98,7 +106,7 @@ final class GangPods {
                 }
             }
         }
-        return refused;
+        return uncreated;
     }
 
     static void create(KubernetesClient client, HasMetadata object) {

@@ -47,13 +47,20 @@ final class PodExpectations {
                 .min(Instant::compareTo).orElse(null);
     }
 
+    /** The run's pods created here that the cache has not shown yet, within the wait: not to be created again. */
+    Set<String> awaited(String job, Instant now) {
+        Map<String, Created> run = runs.get(job);
+        return run == null ? Set.of() : run.entrySet().stream().filter(entry -> !entry.getValue().seen()
+                && !now.isAfter(entry.getValue().at().plus(WAIT))).map(Map.Entry::getKey).collect(Collectors.toSet());
+    }
+
     /** The names of the run's pods created or moved to it here. */
     Set<String> expected(String job) {
         Map<String, Created> run = runs.get(job);
         return run == null ? Set.of() : Set.copyOf(run.keySet());
     }
 
-    /** Pods the API server refused: they were never created, so their absence is no deletion. */
+    /** Pods the API server refused, or whose name another pod held: they were never created, so their absence is no deletion. */
     void refused(String job, Collection<String> pods) {
         Map<String, Created> run = runs.get(job);
         if (run != null) {

@@ -217,6 +217,7 @@ public final class TrainingJobReconciler implements Reconciler<TrainingJob>, Cle
         Set<String> existing = new java.util.HashSet<>(PodExpectations.names(cached));
         cached.stream().map(pod -> pod.getMetadata().getLabels().get(Names.INDEX_LABEL)).filter(Objects::nonNull)
                 .forEach(index -> existing.add(job.getMetadata().getName() + "-" + index)); // a promoted spare holds its rank's place
+        existing.addAll(expectations.awaited(key(job), clock.instant())); // created by an earlier reconcile, not shown yet
         List<Pod> missing = TrainingJobModel.pods(planned, defaults, index -> !existing.contains(job.getMetadata().getName() + "-" + index));
         if (!missing.isEmpty()) {
             Optional<Duration> waiting = Admission.waiting(status, generation(job), clock.instant());
@@ -224,7 +225,9 @@ public final class TrainingJobReconciler implements Reconciler<TrainingJob>, Cle
                 return StatusPatch.of(job, before, status);
             }
             expectations.created(key(job), PodExpectations.names(missing), clock.instant());
-            Map<String, KubernetesClientException> refused = GangPods.createAll(client, missing);
+            GangPods.Uncreated uncreated = GangPods.createAll(client, missing);
+            expectations.refused(key(job), uncreated.taken());
+            Map<String, KubernetesClientException> refused = uncreated.refused();
             if (!refused.isEmpty()) {
                 expectations.refused(key(job), refused.keySet());
                 Map.Entry<String, KubernetesClientException> first = refused.entrySet().iterator().next();
