@@ -15,6 +15,9 @@ public class PodTemplateOverrides {
     @JsonPropertyDescription("Node labels the pods require, besides railyard.io/rdma=true.")
     public Map<String, String> nodeSelector;
 
+    @JsonPropertyDescription("The nodes the pods may run on, by name (default: any the other fields allow), e.g. the nodes a benchmark measures.")
+    public List<String> nodeNames;
+
     @JsonPropertyDescription("Tolerations, e.g. for GPU node taints.")
     public List<Toleration> tolerations;
 

@@ -225,6 +225,12 @@ public class TrainingJobStatus {
         public String pod;
         @JsonPropertyDescription("Its node.")
         public String node;
+        @JsonPropertyDescription("The slow process's global rank, where the pod's sidecar told its processes apart (absent: the pod as a whole).")
+        public Integer globalRank;
+        @JsonPropertyDescription("That process's GPU (its local rank).")
+        public Integer gpu;
+        @JsonPropertyDescription("The NIC the device plugin gave that GPU (RAILYARD_GPU_NICS), e.g. mlx5_5:1.")
+        public String nic;
         @JsonPropertyDescription("Its bus bandwidth as a share of the job's median.")
         public Double percent;
     }

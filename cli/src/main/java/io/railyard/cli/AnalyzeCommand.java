@@ -136,6 +136,9 @@ final class AnalyzeCommand implements Callable<Integer> {
         json.put("ports", report.ports());
         json.put("ras", report.ras());
         json.put("inspector", report.inspector());
+        if (report.torchrun() != null) {
+            json.put("torchrun", report.torchrun());
+        }
         json.put("findings", report.findings().stream().map(f -> {
             Map<String, Object> finding = new LinkedHashMap<>();
             finding.put("id", f.id());
@@ -182,6 +185,18 @@ final class AnalyzeCommand implements Callable<Integer> {
                     .append(inspector.communicators()).append(" communicator(s)\n");
             inspector.collectives().stream().limit(12).forEach(c -> text.append("    ").append(c.collective()).append(' ').append(c.size())
                     .append(": median ").append(c.busBandwidthGBps()).append(" GB/s bus bandwidth over ").append(c.ranks()).append(" ranks\n"));
+        }
+        if (report.torchrun() != null) {
+            text.append("  torchrun: ").append(report.torchrun().failures().size()).append(" failed worker(s)\n");
+            report.torchrun().failures().stream().limit(12).forEach(f -> text.append("    ").append(f.rootCause() ? "first: " : "")
+                    .append(f.rank() != null ? "rank " + f.rank() : "local rank " + f.localRank())
+                    .append(f.rank() != null && f.localRank() != null ? " (local " + f.localRank() + ")" : "")
+                    .append(f.host() == null ? "" : " on " + f.host())
+                    .append(f.signal() != null ? ", " + f.signal() + " (" + f.exitCode() + ")" : f.exitCode() != null ? ", exit " + f.exitCode() : "")
+                    .append(f.pid() == null ? "" : ", pid " + f.pid()).append('\n'));
+            if (report.torchrun().ncclError() != null) {
+                text.append("    NCCL error: ").append(report.torchrun().ncclError()).append('\n');
+            }
         }
         if (report.bandwidth() != null) {
             var bw = report.bandwidth();

@@ -10,7 +10,8 @@ import java.util.Deque;
 /**
  * One YAML document in block style, written straight into a StringBuilder: the text jackson-dataformat-yaml writes
  * without line splitting (strings double-quoted, keys plain, sequences at their key's indent), which fabric8's
- * {@code Serialization.asYaml} prints too, without SnakeYAML's emitter between them: its events and its analysis of
+ * {@code Serialization.asYaml} prints too but for its folding of strings past 80 columns, without SnakeYAML's emitter
+ * between them: its events and its analysis of
  * each scalar were most of render's time for a 12,500-node job. Keys that are not plain-safe are double-quoted.
  */
 final class BlockYamlGenerator extends GeneratorBase {

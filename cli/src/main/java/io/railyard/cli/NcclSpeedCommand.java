@@ -6,6 +6,7 @@ import io.railyard.agent.metrics.NcclSpeedCollector;
 import io.railyard.diagnose.inspector.InspectorFiles;
 import io.railyard.diagnose.inspector.IntervalSpeeds;
 import io.railyard.diagnose.inspector.JobSpeeds;
+import io.railyard.diagnose.inspector.ProcessSpeeds;
 import io.railyard.diagnose.inspector.RankSummary;
 import io.railyard.diagnose.inspector.SpeedGather;
 import java.io.IOException;
@@ -16,6 +17,7 @@ import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -30,6 +32,9 @@ import picocli.CommandLine.Option;
                 + " bandwidth per collective, message size and communicator on /metrics; send each interval to the job's first pod"
                 + " (--report-to), or gather every rank's there and log one JSON line per interval (--gather)."})
 final class NcclSpeedCommand implements Callable<Integer> {
+    /** Where the trainer leaves RAILYARD_GPU_NICS in the dump directory (the operator's trainer command writes it). */
+    static final String GPU_NICS_FILE = ".gpu-nics";
+
     @Option(names = "--dir", paramLabel = "DIR", description = "Inspector's dump directory, as NCCL_INSPECTOR_DUMP_DIR (default: ${DEFAULT-VALUE}).",
             defaultValue = "${env:NCCL_INSPECTOR_DUMP_DIR:-nccl-inspector-unknown-jobid}")
     Path dir;
@@ -67,6 +72,10 @@ final class NcclSpeedCommand implements Callable<Integer> {
             + " recent medians each line keeps (default: ${DEFAULT-VALUE}).", defaultValue = "3")
     int windows;
 
+    @Option(names = "--gpus-per-node", paramLabel = "N", description = "The ranks each pod runs, to tell each process's GPU by its rank"
+            + " (default: as many as the pod's Inspector files show).", defaultValue = "0")
+    int gpusPerNode;
+
     @Option(names = "--once", description = "Read what the directory holds now, print it as one interval's summary (a JSON line) and exit.")
     boolean once;
 
@@ -81,6 +90,7 @@ final class NcclSpeedCommand implements Callable<Integer> {
         }
         InspectorFiles files = new InspectorFiles(dir);
         IntervalSpeeds interval = new IntervalSpeeds();
+        ProcessSpeeds processes = new ProcessSpeeds(gpusPerNode);
         NcclSpeedCollector collector = new NcclSpeedCollector(trainingJob, rank, files::records, files::parseErrors);
         PrometheusRegistry registry = new PrometheusRegistry();
         registry.register(collector);
@@ -97,14 +107,17 @@ final class NcclSpeedCommand implements Callable<Integer> {
             long closes = System.nanoTime() + length.toNanos();
             do {
                 try {
-                    files.poll(interval::add);
+                    files.poll(record -> {
+                        interval.add(record);
+                        processes.add(record);
+                    });
                 } catch (IOException e) {
                     System.err.println("nccl-speed: cannot read " + dir + ": " + e.getMessage());
                 }
                 if (System.nanoTime() >= closes) {
                     List<IntervalSpeeds.Speed> speeds = interval.close();
-                    collector.interval(speeds);
-                    RankSummary summary = new RankSummary(rank, host, speeds);
+                    RankSummary summary = new RankSummary(rank, host, speeds, processes.close(gpuNics()));
+                    collector.interval(speeds, summary.processes());
                     if (gathering != null) {
                         job.add(summary, Clock.systemUTC().instant());
                         System.out.println(job.close(Clock.systemUTC().instant()).toJson());
@@ -124,12 +137,28 @@ final class NcclSpeedCommand implements Callable<Integer> {
         }
         InspectorFiles files = new InspectorFiles(dir);
         IntervalSpeeds interval = new IntervalSpeeds();
-        while (files.poll(interval::add) > 0) {
+        ProcessSpeeds processes = new ProcessSpeeds(gpusPerNode);
+        while (files.poll(record -> {
+            interval.add(record);
+            processes.add(record);
+        }) > 0) {
             // a poll reads a chunk of each file: on until the files are read to their end
         }
-        System.out.println(new RankSummary(rank, InetAddress.getLocalHost().getHostName(), interval.close()).toJson());
+        System.out.println(new RankSummary(rank, InetAddress.getLocalHost().getHostName(), interval.close(), processes.close(gpuNics())).toJson());
         System.err.println("nccl-speed: " + files.records() + " records, " + files.parseErrors() + " lines that were no record");
         return 0;
+    }
+
+    /**
+     * Each GPU's NIC as the device plugin gave the trainer them (RAILYARD_GPU_NICS), which the trainer writes into the dump
+     * directory as {@value #GPU_NICS_FILE} when it starts; none when it did not.
+     */
+    private Map<Integer, String> gpuNics() {
+        try {
+            return ProcessSpeeds.gpuNics(Files.readString(dir.resolve(GPU_NICS_FILE)));
+        } catch (IOException e) {
+            return Map.of();
+        }
     }
 
     private void validate() {

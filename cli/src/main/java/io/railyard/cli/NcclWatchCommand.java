@@ -36,7 +36,7 @@ final class NcclWatchCommand implements Callable<Integer> {
             defaultValue = "30")
     double intervalSeconds;
 
-    @Option(names = "--stall-after", paramLabel = "SECONDS", description = "Seconds without any count moving, with a rank behind or missing, before the job is stalled (default: ${DEFAULT-VALUE}).",
+    @Option(names = "--stall-after", paramLabel = "SECONDS", description = "Seconds without any count moving, with a rank behind, before the job is stalled; a missing process is said at once (default: ${DEFAULT-VALUE}).",
             defaultValue = "300")
     long stallAfterSeconds;
 

@@ -158,10 +158,12 @@ final class OperatorCommand implements Callable<Integer> {
         }
     }
 
+    /** The API server's gitVersion; "unknown" where it does not say (some proxies and test servers), taken as an old one. */
     private static String serverVersion(KubernetesClient client) {
         try {
-            return client.getKubernetesVersion().getGitVersion();
-        } catch (RuntimeException e) { // a server that does not say its version is taken as an old one
+            String version = client.getKubernetesVersion().getGitVersion();
+            return version == null || version.isBlank() ? "unknown" : version;
+        } catch (RuntimeException e) {
             return "unknown";
         }
     }

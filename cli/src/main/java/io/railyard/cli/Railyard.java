@@ -66,6 +66,9 @@ public final class Railyard {
             return USAGE;
         });
         commandLine.setExecutionExceptionHandler((e, command, ignored) -> exitCode(e, command.getCommandName(), command.getErr()));
+        if (!args[0].startsWith("-") && !commandLine.getSubcommands().containsKey(args[0])) {
+            return commandLine.execute(args[0]); // an unknown command, even with --help after it: said as one, not the usage
+        }
         return commandLine.execute(args);
     }
 

@@ -216,7 +216,7 @@ final class SpeedupCommand implements Callable<Integer> {
                     + gpus + " GPUs and " + hcas + " HCAs on the poorest node); give --gpus-per-node if the nodes do not say");
         }
         return new CollectiveJobs.Shape(namespace, run, collectivesImage, nodes.size(), gpus, resource, hcas, hostNetwork, socketInterface,
-                SelectedNodes.labels(selector), collectivesTimeoutSeconds);
+                selector == null ? null : SelectedNodes.labels(selector), nodeNames, collectivesTimeoutSeconds);
     }
 
     private void progress(PrintWriter err, String line) {
@@ -229,9 +229,6 @@ final class SpeedupCommand implements Callable<Integer> {
     private Pairing.Mode checkedOptions() {
         if ((selector == null) == (nodeNames == null)) {
             throw new Railyard.UsageException("give the nodes to measure: --selector LABELS or --node NAME..., one of them");
-        }
-        if (collectivesImage != null && selector == null) {
-            throw new Railyard.UsageException("--collectives places its jobs by label: give the nodes as --selector LABELS, not --node");
         }
         if (durationSeconds < 1 || timeoutSeconds < 10 || 3 * durationSeconds >= timeoutSeconds) {
             throw new Railyard.UsageException("--timeout " + timeoutSeconds + " and --duration " + durationSeconds

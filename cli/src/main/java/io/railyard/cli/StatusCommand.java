@@ -112,7 +112,8 @@ final class StatusCommand implements Callable<Integer> {
                 + " bus bandwidth " + performance.busBandwidthGbps + " GB/s" + (performance.expectedGbps == null ? ""
                         : " (preflight " + performance.expectedGbps + " GB/s)"));
         if (performance.slowRanks != null) {
-            performance.slowRanks.forEach(rank -> line.append("\n    slow rank ").append(rank.rank).append(": ").append(rank.pod).append(" on ")
+            performance.slowRanks.forEach(rank -> line.append("\n    slow rank ").append(rank.globalRank != null ? rank.globalRank + " (GPU "
+                    + rank.gpu + (rank.nic == null ? "" : ", NIC " + rank.nic) + ")" : rank.rank).append(": ").append(rank.pod).append(" on ")
                     .append(rank.node).append(" at ").append(rank.percent).append("% of the job's median"));
         }
         return line.toString();

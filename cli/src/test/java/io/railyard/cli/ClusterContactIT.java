@@ -1,12 +1,18 @@
 package io.railyard.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
+import io.fabric8.kubernetes.client.server.mock.KubernetesMixedDispatcher;
 import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
+import io.fabric8.mockwebserver.Context;
+import io.fabric8.mockwebserver.MockWebServer;
 import java.net.ServerSocket;
+import java.time.Duration;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
@@ -116,6 +122,35 @@ class ClusterContactIT {
             assertThat(run.err()).endsWith(": 401 Unauthorized: user alice is not known to the server (an expired token or certificate?)\n")
                     .hasLineCount(1);
         } finally {
+            server.destroy();
+        }
+    }
+
+    @Test
+    void anOperatorWhoseServerDoesNotSayItsVersionRestartsByRecreatingAndRuns() throws Exception {
+        var expectations = new HashMap<io.fabric8.mockwebserver.ServerRequest, java.util.Queue<io.fabric8.mockwebserver.ServerResponse>>();
+        KubernetesMockServer server = new KubernetesMockServer(new Context(), new MockWebServer(), expectations,
+                new KubernetesMixedDispatcher(expectations), false);
+        server.init();
+        server.expect().get().withPath("/version").andReturn(200, "{\"major\":\"1\",\"minor\":\"37\"}").always();
+        // the operator's start asks what it may do; the CRUD mock cannot answer a review: everything
+        server.expect().post().withPath("/apis/authorization.k8s.io/v1/selfsubjectrulesreviews").andReturn(201, "{\"apiVersion\":"
+                + "\"authorization.k8s.io/v1\",\"kind\":\"SelfSubjectRulesReview\",\"metadata\":{},\"spec\":{\"namespace\":\"default\"},"
+                + "\"status\":{\"resourceRules\":[{\"verbs\":[\"*\"],\"apiGroups\":[\"*\"],\"resources\":[\"*\"]}],"
+                + "\"nonResourceRules\":[],\"incomplete\":false}}").always();
+        Path log = dir.resolve("operator.log");
+        Process operator = new ProcessBuilder(List.of(ProcessHandle.current().info().command().orElse("java"), "-cp",
+                System.getProperty("java.class.path"), "io.railyard.cli.Railyard", "operator", "--leader-election-namespace", "default",
+                "--kubeconfig", kubeconfig(server.url("/").replaceAll("/$", "")).toString()))
+                .redirectErrorStream(true).redirectOutput(log.toFile()).start();
+        try {
+            await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> assertThat(Files.readString(log))
+                    .contains("gangs restart by recreating their pods (--in-place-restart=auto, Kubernetes unknown)"));
+            Thread.sleep(2000); // what comes after the decision: the operator's start
+            assertThat(operator.isAlive()).as(Files.readString(log)).isTrue();
+            assertThat(Files.readString(log)).doesNotContain("Exception").doesNotContain("internal error");
+        } finally {
+            operator.destroyForcibly();
             server.destroy();
         }
     }

@@ -138,7 +138,7 @@ class FabricPictureIT {
         chromium.load(page);
         JsonNode shown = new ObjectMapper().readTree(chromium.evaluate("""
                 JSON.stringify([...document.querySelectorAll('g.box.switch')].map(g => ({name: g.dataset.name,
-                  label: g.querySelector('text').textContent, overflows: g.querySelector('text').getBBox().width > g.querySelector('rect').getBBox().width})))""")
+                  title: g.querySelector(':scope > title').textContent, label: g.querySelector('text').textContent, overflows: g.querySelector('text').getBBox().width > g.querySelector('rect').getBBox().width})))""")
                 .asText());
 
         List<String> labels = StreamSupport.stream(shown.spliterator(), false).map(s -> s.path("label").asText()).toList();
@@ -147,6 +147,8 @@ class FabricPictureIT {
             String name = s.path("name").asText();
             assertThat(name).startsWith("sw-b8cef60300a1b2");
             assertThat(s.path("label").asText()).endsWith(name.substring(name.length() - 6));
+            // the box's own tooltip: its whole name and GUID, to tell which switch a cut name is
+            assertThat(s.path("title").asText()).startsWith(name + " (GUID 0x" + name.substring("sw-".length()) + ")");
             assertThat(s.path("overflows").asBoolean()).as(s.toString()).isFalse();
         });
         assertThat(chromium.errors()).isEmpty();

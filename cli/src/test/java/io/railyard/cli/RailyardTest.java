@@ -35,6 +35,16 @@ class RailyardTest {
     }
 
     @Test
+    void anUnknownCommandWithHelpIsStillAnUnknownCommand() {
+        CommandRun run = CommandRun.of("launch", "--help");
+
+        assertThat(run.exitCode()).isEqualTo(Railyard.USAGE);
+        assertThat(run.err()).startsWith("railyard: unknown command 'launch'").endsWith(" (see railyard --help)\n").hasLineCount(1);
+        assertThat(run.out()).isEmpty();
+        assertThat(CommandRun.of("analyse", "-h").err()).startsWith("railyard: unknown command 'analyse': did you mean analyze?");
+    }
+
+    @Test
     void noArgumentsListsTheCommands() {
         CommandRun run = CommandRun.of();
 

@@ -148,9 +148,30 @@ class SpeedupCollectivesTest {
     }
 
     @Test
+    void nodesNamedOnTheCommandLineAreTheOnlyOnesTheJobsPodsMayRunOn() {
+        CollectiveJobs.Shape shape = new CollectiveJobs.Shape("ns", "run1", "pytorch:24.10", 2, 8, "rdma/rdma", 4, false, null,
+                null, List.of("gpu-a17", "gpu-b03"), 1800);
+
+        List<HasMetadata> objects = TrainingJobModel.desired(CollectiveJobs.job(shape, CollectiveRun.Variant.GPUDIRECT),
+                new OperatorDefaults("railyard:test", "rdma/rdma")).objects();
+
+        assertThat(objects.stream().filter(Pod.class::isInstance).map(Pod.class::cast).toList()).hasSize(2).allSatisfy(pod -> {
+            var term = pod.getSpec().getAffinity().getNodeAffinity().getRequiredDuringSchedulingIgnoredDuringExecution().getNodeSelectorTerms();
+            assertThat(term).singleElement().satisfies(t -> {
+                assertThat(t.getMatchFields()).singleElement().satisfies(field -> {
+                    assertThat(field.getKey()).isEqualTo("metadata.name");
+                    assertThat(field.getOperator()).isEqualTo("In");
+                    assertThat(field.getValues()).containsExactly("gpu-a17", "gpu-b03");
+                });
+                assertThat(t.getMatchExpressions()).extracting("key").containsExactly(Names.RDMA_NODE_LABEL); // and still RDMA nodes only
+            });
+        });
+    }
+
+    @Test
     void theJobsAsRenderPrintsThemDifferOnlyInTheNcclVariables() throws Exception {
         CollectiveJobs.Shape shape = new CollectiveJobs.Shape("ns", "run1", "pytorch:24.10", 2, 8, "rdma/rdma", 4, false, "eth0",
-                Map.of("train", "true"), 1800);
+                Map.of("train", "true"), null, 1800);
         ObjectMapper json = new ObjectMapper();
         JsonNode first = null;
         for (CollectiveRun.Variant variant : CollectiveRun.Variant.values()) {

@@ -121,8 +121,6 @@ class SpeedupCommandTest {
     @Test
     void usageErrorsAreOneLineAndExitTwo() throws Exception {
         SpeedupCluster.nodes(client, "gpu", 2, 1, Set.of());
-        assertThat(speedup("--node", "node-00", "node-01", "--collectives", "pytorch").err())
-                .isEqualTo("speedup: --collectives places its jobs by label: give the nodes as --selector LABELS, not --node\n");
         CommandRun alone = speedup("--node", "node-00");
         assertThat(alone.exitCode()).isEqualTo(2);
         assertThat(alone.err()).isEqualTo("speedup: 1 node selected: a speed-up is measured between two nodes at least\n");

@@ -33,7 +33,13 @@ class SpeedupLinkCommandTest {
         Files.writeString(script, """
                 #!/bin/sh
                 echo "$@" >> '%1$s/%2$s.argv'
-                case "$*" in *127.0.0.1*) cat '%3$s';; *) echo ' Waiting for client to connect...';; esac
+                args="$*" duration=0 margin=2
+                while [ $# -gt 0 ]; do case $1 in -D) duration=$2;; -f) margin=$2;; esac; shift; done
+                if [ "$duration" -gt 0 ] && [ "$duration" -le $((2 * margin)) ]; then
+                  echo '---------------------------------------------------------------------------------------'
+                  echo 'please check that DURATION > 2*MARGIN' >&2; exit 1 # as perftest refuses it
+                fi
+                case "$args" in *127.0.0.1*) cat '%3$s';; *) echo ' Waiting for client to connect...';; esac
                 """.formatted(dir, name, PERFTEST.resolve(sample)));
         Files.setPosixFilePermissions(script, PosixFilePermissions.fromString("rwxr-xr-x"));
         return script;
@@ -89,6 +95,13 @@ class SpeedupLinkCommandTest {
         assertThat(Files.readAllLines(dir.resolve("ib_write_bw.argv"))).anySatisfy(argv -> assertThat(argv).startsWith("-d mlx5_0 -i 1 -x 3")
                 .contains("--cpu_util").contains("-p " + argv.replaceAll(".*-p (\\d+).*", "$1")));
         assertThat(sent.out()).contains("railyard-speedup: begin test=tcp-bw role=client streams=2 cpus=20");
+        // perftest refuses a duration not above twice its margin: a 1 s test gets none
+        assertThat(Files.readAllLines(dir.resolve("ib_write_bw.argv"))).allSatisfy(argv -> assertThat(argv).contains("-D 1 -f 0 "));
+    }
+
+    @Test
+    void perftestsMarginShrinksForAShortTestSoThatItRuns() {
+        assertThat(IntStream.of(1, 2, 3, 4, 5, 10).map(SpeedupLinkCommand::perftestMargin).boxed().toList()).containsExactly(0, 0, 1, 1, 2, 2);
     }
 
     @Test

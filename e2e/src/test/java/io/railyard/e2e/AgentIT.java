@@ -13,6 +13,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
@@ -61,7 +62,8 @@ class AgentIT {
                 .until(() -> client.nodes().withName(NODE).get().getMetadata().getLabels(), labels -> labels.containsKey("railyard.io/rdma.ports"));
         assertThat(client.nodes().withName(NODE).get().getMetadata().getLabels()).containsEntry("railyard.io/rdma.link-layer", "Ethernet");
 
-        String job = Jobs.yaml(namespace, "moves", 2, "agent").replace("backoffLimit: 2", "backoffLimit: 2\n    restartStrategy: Recreate");
+        String job = Jobs.yaml(namespace, "moves", 2, "agent").replace("backoffLimit: 2", "backoffLimit: 2\n    restartStrategy: Recreate"
+                + "\n    nodeExclusionSeconds: 5");
         railyard.submit(job);
         assertThat(runningNodes()).isEqualTo(Set.of(NODE, "agent-rdma-2"));
         KwokNodes.rdma(client, "agent-rdma-3", "agent");
@@ -73,6 +75,13 @@ class AgentIT {
         Awaitility.await("the job excludes " + NODE).atMost(Duration.ofSeconds(60)).until(() -> excluded("moves"), nodes -> nodes.contains(NODE));
         assertThat(runningNodes()).isEqualTo(Set.of("agent-rdma-2", "agent-rdma-3"));
         assertThat(Jobs.get(client, namespace, "moves").getStatus().restarts).isEqualTo(1);
+
+        // the exclusion runs out on the operator's real clock though the port stays down: the node is no longer avoided
+        Instant since = Instant.parse(Jobs.get(client, namespace, "moves").getStatus().excludedNodes.getFirst().since);
+        Awaitility.await("the exclusion of " + NODE + " ends 5 s after " + since).atMost(Duration.ofSeconds(30)).until(() -> excluded("moves"), List::isEmpty);
+        assertThat(Instant.now()).as("not before it was due").isAfterOrEqualTo(since.plusSeconds(5));
+        assertThat(portDown(client.nodes().withName(NODE).get())).isPresent();
+        assertThat(Jobs.get(client, namespace, "moves").getStatus().restarts).as("and no restart for it").isEqualTo(1);
     }
 
     private Set<String> runningNodes() {

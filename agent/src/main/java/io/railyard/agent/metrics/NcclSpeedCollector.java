@@ -6,6 +6,7 @@ import io.prometheus.metrics.model.snapshots.GaugeSnapshot;
 import io.prometheus.metrics.model.snapshots.Labels;
 import io.prometheus.metrics.model.snapshots.MetricSnapshots;
 import io.railyard.diagnose.inspector.IntervalSpeeds;
+import io.railyard.diagnose.inspector.RankSummary;
 import java.util.List;
 import java.util.function.LongSupplier;
 
@@ -16,6 +17,7 @@ public final class NcclSpeedCollector implements MultiCollector {
     private final LongSupplier records;
     private final LongSupplier parseErrors;
     private volatile List<IntervalSpeeds.Speed> latest = List.of();
+    private volatile List<RankSummary.Process> processes = List.of();
 
     /** @param records and {@code parseErrors}: the counts of the files' lines read so far */
     public NcclSpeedCollector(String trainingJob, String rank, LongSupplier records, LongSupplier parseErrors) {
@@ -25,9 +27,10 @@ public final class NcclSpeedCollector implements MultiCollector {
         this.parseErrors = parseErrors;
     }
 
-    /** The interval that just closed, served until the next one closes. */
-    public void interval(List<IntervalSpeeds.Speed> speeds) {
+    /** The interval that just closed, the pod's and each process's, served until the next one closes. */
+    public void interval(List<IntervalSpeeds.Speed> speeds, List<RankSummary.Process> processes) {
         latest = List.copyOf(speeds);
+        this.processes = List.copyOf(processes);
     }
 
     @Override
@@ -45,11 +48,21 @@ public final class NcclSpeedCollector implements MultiCollector {
             busBwP10.dataPoint(GaugeSnapshot.GaugeDataPointSnapshot.builder().labels(labels).value(speed.p10GBps()).build());
             time.dataPoint(GaugeSnapshot.GaugeDataPointSnapshot.builder().labels(labels).value(speed.medianSeconds()).build());
         }
+        GaugeSnapshot.Builder gpuBusBw = GaugeSnapshot.builder().name("railyard_nccl_gpu_bus_bandwidth_gbps")
+                .help("Median bus bandwidth of the last interval's collectives of one process of this pod, by its global rank, GPU and NIC (GB/s)");
+        for (RankSummary.Process process : processes) {
+            for (IntervalSpeeds.Speed speed : process.speeds()) {
+                gpuBusBw.dataPoint(GaugeSnapshot.GaugeDataPointSnapshot.builder().labels(Labels.of("collective", speed.key().operation(),
+                        "comm", speed.key().communicator(), "global_rank", String.valueOf(process.rank()), "gpu", String.valueOf(process.gpu()),
+                        "nic", process.nic() == null ? "" : process.nic(), "rank", rank, "size", speed.key().size(), "trainingjob", trainingJob))
+                        .value(speed.medianGBps()).build());
+            }
+        }
         CounterSnapshot recordsRead = CounterSnapshot.builder().name("railyard_nccl_inspector_records").help("Inspector records read")
                 .dataPoint(CounterSnapshot.CounterDataPointSnapshot.builder().value(records.getAsLong()).build()).build();
         CounterSnapshot errors = CounterSnapshot.builder().name("railyard_nccl_inspector_parse_errors")
                 .help("Complete lines of Inspector's files that were no record")
                 .dataPoint(CounterSnapshot.CounterDataPointSnapshot.builder().value(parseErrors.getAsLong()).build()).build();
-        return MetricSnapshots.of(busBw.build(), busBwP10.build(), time.build(), recordsRead, errors);
+        return MetricSnapshots.of(busBw.build(), busBwP10.build(), time.build(), gpuBusBw.build(), recordsRead, errors);
     }
 }

@@ -68,7 +68,8 @@ class MonitoringIT {
         registry.register(new PortAllocationCollector(podResources, PortHolders.forNode(NodeDiscovery.discover(testbed.root()),
                 AgentConfig.defaults(), ""), (namespace, pod) -> new PodIdentities.Identity("llama", "0"), Clock.systemUTC(), Duration.ZERO));
         NcclSpeedCollector speed = new NcclSpeedCollector("llama", "0", () -> 800, () -> 0);
-        speed.interval(List.of(new IntervalSpeeds.Speed(new IntervalSpeeds.Key("AllReduce", "1 GiB", "0x7f8c496ae9f661"), 390, 380, 0.005, 800)));
+        IntervalSpeeds.Speed allReduce = new IntervalSpeeds.Speed(new IntervalSpeeds.Key("AllReduce", "1 GiB", "0x7f8c496ae9f661"), 390, 380, 0.005, 800);
+        speed.interval(List.of(allReduce), List.of(new io.railyard.diagnose.inspector.RankSummary.Process(5, 1639458, 5, "mlx5_5:1", List.of(allReduce))));
         registry.register(speed); // the nccl-speed sidecar's, scraped from the job's pods
         await().until(() -> testbed.agent().isServingAndRegistered());
         ByteArrayOutputStream out = new ByteArrayOutputStream();
@@ -183,7 +184,7 @@ class MonitoringIT {
                 "railyard_rdma_np_ecn_marked_roce_packets_received_total", "railyard_rdma_state_id",
                 "railyard_rdma_port_allocation_info", "railyard_rdma_port_transmit_wait_total");
         used.removeIf(name -> name.startsWith("railyard_operator_")); // the operator's: OperatorMetricsTest
-        assertThat(used).contains("railyard_nccl_bus_bandwidth_gbps");
+        assertThat(used).contains("railyard_nccl_bus_bandwidth_gbps", "railyard_nccl_gpu_bus_bandwidth_gbps");
         assertThat(exported).containsAll(used);
         assertThat(recorded).containsAll(recordedUsed);
     }

@@ -36,6 +36,8 @@ public final class FabricLayout {
         final Kind kind;
         final String row;
         final List<String> members;
+        /** A single switch's GUID, which tells it apart where its name is cut or says only its make; null for others. */
+        String guid;
         final List<FabricFinding> findings = new ArrayList<>();
         final Set<String> faultyMembers = new TreeSet<>();
         double x;
@@ -103,6 +105,9 @@ public final class FabricLayout {
             for (List<String> cluster : single ? cluster(clusters) : merged(clusters)) {
                 Box box = single ? new Box(cluster.getFirst(), Kind.SWITCH, row, cluster)
                         : new Box(range(cluster) + " (" + cluster.size() + ")", Kind.SWITCHES, row, cluster);
+                if (single) {
+                    box.guid = byName.get(cluster.getFirst()).guid().toString();
+                }
                 cluster.forEach(name -> {
                     byNode.put(byName.get(name).guid(), box);
                     memberOfNode.put(byName.get(name).guid(), name);

@@ -133,7 +133,7 @@ public final class FabricPicture {
         svg.open("g", "class", "box " + box.kind.name().toLowerCase(java.util.Locale.ROOT), "data-name", box.name, "data-row", box.row,
                 "data-members", box.kind == Kind.SWITCH || box.kind == Kind.HOST ? null : String.join(" ", box.members),
                 "data-findings", ids(box.findings), "data-faulty", box.faultyMembers.isEmpty() ? null : String.join(" ", box.faultyMembers));
-        String hover = box.name + (box.members.size() > 1 ? ": " + box.members.size() + " members" : "")
+        String hover = box.name + (box.guid == null ? "" : " (GUID " + box.guid + ")") + (box.members.size() > 1 ? ": " + box.members.size() + " members" : "")
                 + (box.faultyMembers.isEmpty() || box.members.size() == 1 ? "" : "; faulty: " + String.join(", ", box.faultyMembers))
                 + findingsText(box.findings);
         svg.element("title", hover);

@@ -37,7 +37,7 @@ public final class CollectiveJobs {
 
     /** What the jobs share: the only difference between them is {@link CollectiveRun.Variant#env}. */
     public record Shape(String namespace, String run, String image, int nodes, int gpusPerNode, String resource, int devicesPerNode,
-            boolean hostNetwork, String socketInterface, Map<String, String> nodeSelector, int timeoutSeconds) {
+            boolean hostNetwork, String socketInterface, Map<String, String> nodeSelector, List<String> nodeNames, int timeoutSeconds) {
         public String configMapName() {
             return "speedup-" + run;
         }
@@ -80,6 +80,7 @@ public final class CollectiveJobs {
         spec.rdma.env = variant.env.isEmpty() ? null : new LinkedHashMap<>(variant.env);
         spec.podTemplate = new PodTemplateOverrides();
         spec.podTemplate.nodeSelector = shape.nodeSelector();
+        spec.podTemplate.nodeNames = shape.nodeNames();
         spec.podTemplate.volumes = List.of(new VolumeBuilder().withName("speedup-script").withNewConfigMap()
                 .withName(shape.configMapName()).endConfigMap().build());
         spec.podTemplate.volumeMounts = List.of(new VolumeMountBuilder().withName("speedup-script").withMountPath(MOUNT).withReadOnly(true).build());

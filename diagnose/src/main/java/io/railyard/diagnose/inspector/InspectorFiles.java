@@ -51,7 +51,8 @@ public final class InspectorFiles {
     public long poll(Consumer<InspectorRecord> consumer) throws IOException {
         List<Path> files;
         try (Stream<Path> listed = Files.list(dir)) {
-            files = listed.filter(Files::isRegularFile).sorted().toList();
+            // Inspector's files are <host>-pid<pid>.log; a dotfile beside them is the pod's own (its GPUs' NICs)
+            files = listed.filter(Files::isRegularFile).filter(file -> !file.getFileName().toString().startsWith(".")).sorted().toList();
         }
         tails.keySet().retainAll(files);
         long read = 0;

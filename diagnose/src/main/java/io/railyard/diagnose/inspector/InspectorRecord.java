@@ -8,9 +8,10 @@ import java.util.Optional;
 
 /**
  * One line of NCCL Inspector's JSON output (format v4.0): a collective ({@code coll_perf}) or a point-to-point transfer
- * ({@code p2p_perf}) of one rank in one communicator, with its message size, time and bus bandwidth (GB/s).
+ * ({@code p2p_perf}) of one rank in one communicator, with its message size, time and bus bandwidth (GB/s), and the
+ * process that wrote it ({@code metadata.pid}, -1 where the record has none).
  */
-public record InspectorRecord(String communicator, String communicatorName, int rank, int ranks, String host, String operation,
+public record InspectorRecord(String communicator, String communicatorName, int rank, int ranks, String host, long pid, String operation,
         long bytes, double execMicros, double busBandwidthGBps) {
     /** How every record line starts. */
     public static final String START = "{\"header\"";
@@ -40,7 +41,7 @@ public record InspectorRecord(String communicator, String communicatorName, int 
             return Optional.empty();
         }
         return Optional.of(new InspectorRecord(header.path("id").asText(""), header.path("comm_name").asText(null), header.path("rank").asInt(),
-                header.path("n_ranks").asInt(0), record.path("metadata").path("hostname").asText(null),
+                header.path("n_ranks").asInt(0), record.path("metadata").path("hostname").asText(null), record.path("metadata").path("pid").asLong(-1),
                 collective ? perf.path("coll").asText("?") : perf.path("p2p").asText("P2P"),
                 perf.path(collective ? "coll_msg_size_bytes" : "p2p_msg_size_bytes").asLong(0),
                 perf.path(collective ? "coll_exec_time_us" : "p2p_exec_time_us").asDouble(0), busBw));

@@ -33,8 +33,18 @@ public record JobSpeedLine(long interval, int ranks, int reporting, long records
     /** One collective, size and communicator: the median of the ranks' medians, and how many ranks ran it. */
     public record Median(String collective, String size, String comm, double busBandwidthGbps, int ranks) {}
 
-    /** A rank below the job's median, by its share of it (percent). */
-    public record SlowRank(String rank, String host, double percent, int slowFor) {}
+    /**
+     * A rank below the job's median, by its share of it (percent): a pod's process where the pod's sidecar kept them
+     * apart, with its global rank, GPU and that GPU's NIC; else the pod as a whole.
+     *
+     * @param rank the pod's node rank
+     */
+    @JsonInclude(JsonInclude.Include.NON_NULL)
+    public record SlowRank(String rank, String host, double percent, int slowFor, Integer globalRank, Integer gpu, String nic) {
+        public SlowRank(String rank, String host, double percent, int slowFor) {
+            this(rank, host, percent, slowFor, null, null, null);
+        }
+    }
 
     public String toJson() {
         try {

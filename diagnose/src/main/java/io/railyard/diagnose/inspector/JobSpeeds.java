@@ -12,8 +12,9 @@ import java.util.Map;
 /**
  * The job's speeds, gathered in its first pod from every rank's interval summary. Each interval is judged on the
  * collective that took the ranks the most time: the job's median is the median of the ranks' medians, and a rank below
- * {@code slowPercent} of it is slow. Keeps the streaks (slow ranks, no data, good intervals) that a reader of one line
- * needs to decide on {@code windows} intervals in a row.
+ * {@code slowPercent} of it is slow: each process of a pod on its own where the pod's sidecar kept them apart (one slow
+ * GPU among eight is lost in its pod's median), else the pod. Keeps the streaks (slow ranks, no data, good intervals)
+ * that a reader of one line needs to decide on {@code windows} intervals in a row.
  */
 public final class JobSpeeds {
     /** Slow ranks a line names; the rest are counted. */
@@ -90,20 +91,38 @@ public final class JobSpeeds {
         List<JobSpeedLine.SlowRank> slow = new ArrayList<>();
         Map<String, Integer> stillSlow = new HashMap<>();
         for (Received received : latest.values()) {
-            for (IntervalSpeeds.Speed speed : received.summary().speeds()) {
-                double percent = jobMedian > 0 ? 100 * speed.medianGBps() / jobMedian : 100;
-                if (speed.key().equals(primary) && percent < slowPercent) {
-                    String rank = received.summary().rank();
-                    int streak = slowFor.getOrDefault(rank, 0) + 1;
-                    stillSlow.put(rank, streak);
-                    slow.add(new JobSpeedLine.SlowRank(rank, received.summary().host(), Math.round(percent * 10) / 10.0, streak));
+            RankSummary pod = received.summary();
+            boolean apart = pod.processes().stream().anyMatch(process -> process.speeds().stream().anyMatch(s -> s.key().equals(primary)));
+            if (apart) {
+                for (RankSummary.Process process : pod.processes()) {
+                    speedOf(process.speeds(), primary).filter(gbps -> percent(gbps, jobMedian) < slowPercent).ifPresent(gbps -> {
+                        int streak = slowFor.getOrDefault(pod.rank() + "/" + process.rank(), 0) + 1;
+                        stillSlow.put(pod.rank() + "/" + process.rank(), streak);
+                        slow.add(new JobSpeedLine.SlowRank(pod.rank(), pod.host(), percent(gbps, jobMedian), streak, process.rank(),
+                                process.gpu(), process.nic()));
+                    });
                 }
+            } else {
+                speedOf(pod.speeds(), primary).filter(gbps -> percent(gbps, jobMedian) < slowPercent).ifPresent(gbps -> {
+                    int streak = slowFor.getOrDefault(pod.rank(), 0) + 1;
+                    stillSlow.put(pod.rank(), streak);
+                    slow.add(new JobSpeedLine.SlowRank(pod.rank(), pod.host(), percent(gbps, jobMedian), streak));
+                });
             }
         }
         slowFor.clear();
         slowFor.putAll(stillSlow);
         slow.sort(Comparator.comparingDouble(JobSpeedLine.SlowRank::percent));
         return slow;
+    }
+
+    private static java.util.Optional<Double> speedOf(List<IntervalSpeeds.Speed> speeds, IntervalSpeeds.Key key) {
+        return speeds.stream().filter(speed -> speed.key().equals(key)).map(IntervalSpeeds.Speed::medianGBps).findFirst();
+    }
+
+    /** A speed's share of the job's median, one decimal. */
+    private static double percent(double gbps, double jobMedian) {
+        return Math.round((jobMedian > 0 ? 100 * gbps / jobMedian : 100) * 10) / 10.0;
     }
 
     private static double median(List<Double> values) {

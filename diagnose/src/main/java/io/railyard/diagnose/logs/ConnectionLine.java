@@ -2,18 +2,20 @@ package io.railyard.diagnose.logs;
 
 /**
  * A channel's connection as NCCL logs it, {@code gpu-node-0:40000:41000 [0] NCCL INFO Channel 02/0 : 2[2] -> 10[2]
- * [send] via NET/IB/1/GDRDMA} (NCCL 2.3/2.4: {@code Ring 00 : ...}): which process said it, the channel, the ranks, the
- * direction, the network and the NIC's index.
+ * [send] via NET/IB/1/GDRDMA} (NCCL 2.3/2.4: {@code Ring 00 : ...}): which process said it, the channel, the ranks and
+ * the GPU each runs on (its CUDA device or bus id in brackets, where NCCL prints one), the direction, the network and the
+ * NIC's index.
  *
  * <p>Read by hand rather than by a regex: the first 4,096 such lines of a large log come while the JVM is still
  * compiling, and two regexes a line cost their matching and the compiling of the regex engine (bench/analyze-vs-grep.sh:
  * about 30 ms).
  */
-record ConnectionLine(String process, String channel, String from, String to, boolean receive, String net, String nic) {
+record ConnectionLine(String process, String channel, String from, String fromGpu, String to, String toGpu, boolean receive, String net,
+        String nic) {
 
     /**
      * The first connection the text names, or null. As the regex {@code (?:Channel|Ring) (\d+)(?:/\d+)? :
-     * (\d+)(?:\[\w+\])? -> (\d+)(?:\[\w+\])? \[(send|receive)\] via NET/([\w.]+)/(\d+)} found it.
+     * (\d+)(?:\[(\w+)\])? -> (\d+)(?:\[(\w+)\])? \[(send|receive)\] via NET/([\w.]+)/(\d+)} found it.
      */
     static ConnectionLine find(String text) {
         int channel = text.indexOf("Channel ");
@@ -39,14 +41,16 @@ record ConnectionLine(String process, String channel, String from, String to, bo
         if (channel == null || cursor.skip("/") && cursor.digits() == null || !cursor.skip(" : ")) {
             return null;
         }
-        String from = cursor.rank();
+        String from = cursor.digits();
+        String fromGpu = from == null ? null : cursor.bracketedWord();
         if (from == null || !cursor.skip(" -> ")) {
             return null;
         }
-        String to = cursor.rank();
+        String to = cursor.digits();
         if (to == null) {
             return null;
         }
+        String toGpu = cursor.bracketedWord();
         boolean receive = cursor.skip(" [receive]");
         if (!receive && !cursor.skip(" [send]") || !cursor.skip(" via NET/")) {
             return null;
@@ -56,7 +60,7 @@ record ConnectionLine(String process, String channel, String from, String to, bo
             return null;
         }
         String nic = cursor.digits();
-        return nic == null ? null : new ConnectionLine(process(text), channel, from, to, receive, net, nic);
+        return nic == null ? null : new ConnectionLine(process(text), channel, from, fromGpu, to, toGpu, receive, net, nic);
     }
 
     /** A position in the text, moved past what is read; each read gives null, and does not move, where the text differs. */
@@ -81,13 +85,15 @@ record ConnectionLine(String process, String channel, String from, String to, bo
             return read(digitsEnd(text, at));
         }
 
-        /** A rank and NCCL's optional {@code [word]} after it ({@code 2[c7000]}): the rank. */
-        String rank() {
-            String rank = digits();
-            if (rank != null) {
-                at = afterBracketedWord(text, at);
+        /** NCCL's optional {@code [word]} after a rank ({@code 2[c7000]}): the word, or null. */
+        String bracketedWord() {
+            int end = afterBracketedWord(text, at);
+            if (end == at) {
+                return null;
             }
-            return rank;
+            String word = text.substring(at + 1, end - 1);
+            at = end;
+            return word;
         }
 
         /** {@code [\w.]+}: the network's name in {@code NET/IB/1}. */

@@ -17,7 +17,8 @@ import java.util.Set;
  * NCCL Inspector's JSON lines (format v4.0: one object per collective per communicator, {@code header},
  * {@code metadata}, {@code coll_perf} or {@code p2p_perf}), from one file or a directory of them: each collective and
  * message size's bus bandwidth, rank by rank, and the ranks that run below 80 % of the job's median. Memory is bounded:
- * the last {@value #KEPT} records of each rank, collective and size.
+ * the last {@value #KEPT} records of each rank, collective and size. A record pretty-printed over many lines, as
+ * documentation and issues show them, is read as its one line.
  */
 final class InspectorAnalyzer implements Analyzer {
     private static final String HEADER = InspectorRecord.START;
@@ -25,6 +26,9 @@ final class InspectorAnalyzer implements Analyzer {
     static final double SLOW = 0.8;
     private static final int KEPT = 64;
     private static final int MAX_KEYS = 20_000;
+    /** A pretty-printed record longer than this is not one of Inspector's (a record is about 500 characters). */
+    private static final int MAX_PRETTY = 16 << 10;
+    private static final java.util.regex.Pattern PRETTY_START = java.util.regex.Pattern.compile("\\{\\s*\"header\"\\s*:");
 
     private record Key(String collective, long sizeBucket) {}
 
@@ -49,6 +53,10 @@ final class InspectorAnalyzer implements Analyzer {
     private final Set<String> communicators = new HashSet<>();
     private long hits;
     private int ranks;
+    /** The pretty-printed record being gathered, its lines joined; null between records. */
+    private StringBuilder pretty;
+    private int prettyDepth;
+    private long prettyLine;
 
     /** Whether the input's head holds an Inspector record: the analyzer runs only then (a paste of them starts with them). */
     static boolean startsWithRecords(java.io.InputStream input) throws IOException {
@@ -56,7 +64,7 @@ final class InspectorAnalyzer implements Analyzer {
         input.mark(HEAD_BYTES);
         int read = input.readNBytes(bytes, 0, HEAD_BYTES);
         input.reset();
-        return new String(bytes, 0, read, java.nio.charset.StandardCharsets.ISO_8859_1).contains(HEADER);
+        return PRETTY_START.matcher(new String(bytes, 0, read, java.nio.charset.StandardCharsets.ISO_8859_1)).find();
     }
 
     InspectorAnalyzer(Findings findings) {
@@ -65,6 +73,10 @@ final class InspectorAnalyzer implements Analyzer {
 
     @Override
     public void accept(Line line) {
+        if (pretty != null || line.firstNonBlank() == '{' && startsPretty(line.text().strip())) {
+            gather(line);
+            return;
+        }
         int at = 0;
         while (at < line.length() && at < 8 && line.charAt(at) == ' ') {
             at++;
@@ -72,7 +84,60 @@ final class InspectorAnalyzer implements Analyzer {
         if (!line.startsWith(HEADER, at)) { // in place: most lines of a large log are not Inspector's, and cost nothing here
             return;
         }
-        Optional<InspectorRecord> parsed = InspectorRecord.parse(line.text());
+        take(line.text(), line.number());
+    }
+
+    /** "{" alone, or "{ "header": {" with its braces open: a record's first line, pretty-printed. */
+    private static boolean startsPretty(String text) {
+        return (text.equals("{") || PRETTY_START.matcher(text).lookingAt()) && depth(text) > 0;
+    }
+
+    /** One line of a pretty-printed record: the record is read once its braces close; "{" and then no header is none. */
+    private void gather(Line line) {
+        String text = line.text().strip();
+        if (pretty == null) {
+            pretty = new StringBuilder();
+            prettyDepth = 0;
+            prettyLine = line.number();
+        } else if (pretty.length() == 1 && !text.startsWith("\"header\"")) {
+            pretty = null;
+            accept(line);
+            return;
+        }
+        pretty.append(text);
+        prettyDepth += depth(text);
+        if (prettyDepth <= 0 || pretty.length() > MAX_PRETTY) {
+            String record = pretty.toString().replaceFirst("^\\{\\s*", "{");
+            pretty = null;
+            take(record, prettyLine);
+        }
+    }
+
+    /** The braces a line opens less those it closes, outside JSON strings. */
+    private static int depth(String text) {
+        int depth = 0;
+        boolean quoted = false;
+        for (int i = 0; i < text.length(); i++) {
+            char c = text.charAt(i);
+            if (quoted) {
+                if (c == '\\') {
+                    i++;
+                } else if (c == '"') {
+                    quoted = false;
+                }
+            } else if (c == '"') {
+                quoted = true;
+            } else if (c == '{') {
+                depth++;
+            } else if (c == '}') {
+                depth--;
+            }
+        }
+        return depth;
+    }
+
+    private void take(String text, long number) {
+        Optional<InspectorRecord> parsed = InspectorRecord.parse(text);
         if (parsed.isEmpty()) {
             return; // a line cut by the paste or by a file still being written
         }
@@ -82,8 +147,8 @@ final class InspectorAnalyzer implements Analyzer {
         ranks = Math.max(ranks, record.ranks());
         communicators.add(record.communicator());
         hosts.putIfAbsent(rank, record.host());
-        firstLines.putIfAbsent(rank, line.number());
-        firstTexts.putIfAbsent(rank, line.text());
+        firstLines.putIfAbsent(rank, number);
+        firstTexts.putIfAbsent(rank, text);
         Key key = new Key(record.operation(), record.sizeBucket());
         double busBw = record.busBandwidthGBps();
         if (!byKey.containsKey(key) && byKey.size() >= MAX_KEYS) {

@@ -7,10 +7,11 @@ import java.util.OptionalDouble;
 /**
  * What one input showed: its kind (and for {@code port-state} the tool), the NCCL network facts, benchmark results,
  * node tool port facts, and findings.
- * {@code nccl}, {@code bandwidth}, {@code iperf3}, {@code ras} and {@code inspector} are null where they do not apply.
+ * {@code nccl}, {@code bandwidth}, {@code iperf3}, {@code ras}, {@code inspector} and {@code torchrun} are null where they
+ * do not apply.
  */
 public record LogReport(String file, String kind, String tool, NcclSummary nccl, Bandwidth bandwidth, Iperf3Summary iperf3, List<PortFacts> ports,
-        RasSummary ras, InspectorSummary inspector, List<Finding> findings) {
+        RasSummary ras, InspectorSummary inspector, TorchrunSummary torchrun, List<Finding> findings) {
     static final int MAX_ROWS = 1000;
 
     public LogReport {
@@ -35,6 +36,7 @@ public record LogReport(String file, String kind, String tool, NcclSummary nccl,
         Iperf3Summary iperf3;
         RasSummary ras;
         InspectorSummary inspector;
+        TorchrunSummary torchrun;
         final List<PortFacts> ports = new ArrayList<>();
 
         Builder(String file, Findings findings, OptionalDouble lineRateGbps) {
@@ -45,7 +47,7 @@ public record LogReport(String file, String kind, String tool, NcclSummary nccl,
 
         LogReport build() {
             return new LogReport(file, kind, "port-state".equals(kind) ? tool : null, nccl, bandwidth, iperf3, ports, ras, inspector,
-                    findings.list());
+                    torchrun, findings.list());
         }
     }
 }

@@ -42,7 +42,6 @@ final class NcclLogAnalyzer implements Analyzer {
     private static final String IBEXT_DISABLED = "NCCL_IBEXT_DISABLE set by environment to 1";
     private static final Pattern NETWORK_NAME = Pattern.compile("^(AWS Libfabric|\\S+)");
     private static final Pattern PLUGIN_NAME = Pattern.compile("(?:P2P plugin|Initialized NET plugin|Assigned NET plugin) (\\S+)");
-    private static final Pattern GDR_DISTANCE = Pattern.compile("GPU Direct RDMA Disabled for GPU .*\\(distance (\\d+) >=? (\\d+)\\)");
 
     private final Findings findings;
     private final NcclTuningLines tuning = new NcclTuningLines();
@@ -63,9 +62,7 @@ final class NcclLogAnalyzer implements Analyzer {
     private long netConnections;
     private long gdrConnections;
     private long socketConnections;
-    private boolean gdrDisabled;
-    private boolean gdrEnabled;
-    private boolean gdrNoModule;
+    private final NcclGdrLines gdrLines;
     /** The network a completion error or a queue pair line came from, when nothing else in the log names it. */
     private String completionTransport;
     private boolean pluginCarries;
@@ -77,6 +74,7 @@ final class NcclLogAnalyzer implements Analyzer {
         this.findings = findings;
         this.setup = new NcclSetupLines(findings);
         this.errors = new NcclErrorLines(findings);
+        this.gdrLines = new NcclGdrLines(findings);
     }
 
     /** A line without the {@code NCCL INFO} tag: WARN lines, a bare version line, pre-2.3 formats, or none of NCCL's. */
@@ -237,7 +235,7 @@ final class NcclLogAnalyzer implements Analyzer {
             ibextDisabled = true;
         }
         if (line.contains(GDR)) {
-            gdr(line);
+            gdrLines.accept(line);
         }
         if (line.contains(COMPLETION)) {
             String transport = errors.completion(line, devices.anyRoce);
@@ -264,8 +262,7 @@ final class NcclLogAnalyzer implements Analyzer {
             }
             Boolean ofiGdr = setup.ofiGpuDirect(line);
             if (ofiGdr != null) {
-                gdrEnabled |= ofiGdr;
-                gdrDisabled |= !ofiGdr;
+                gdrLines.said(ofiGdr);
             }
         }
     }
@@ -297,31 +294,6 @@ final class NcclLogAnalyzer implements Analyzer {
         }
     }
 
-    private void gdr(Line line) {
-        String text = line.text();
-        if (text.contains("Disabled")) {
-            gdrDisabled = true;
-            Matcher distance = GDR_DISTANCE.matcher(text);
-            if (distance.find()) {
-                findings.add("gdr-distance", Severity.WARN, "GPUDirect RDMA off: a GPU is farther from its NIC (distance "
-                                + distance.group(1) + ") than NCCL_NET_GDR_LEVEL allows (" + distance.group(2) + ")",
-                        "place the job's GPUs under the NICs' PCIe switches, or raise NCCL_NET_GDR_LEVEL (PHB, SYS) after "
-                                + "measuring with nccl-tests", line);
-            } else if (text.contains("(no module)")) {
-                gdrNoModule = true;
-                findings.add("gdr-no-module", Severity.WARN, "GPUDirect RDMA off: no peer-memory module",
-                        "load nvidia_peermem (or use DMA-BUF with the open GPU kernel modules); railyard doctor's gpudirect "
-                                + "check shows which", line);
-            } else if (!text.contains("NET/Socket")) {
-                findings.add("gdr-disabled", Severity.WARN, "NCCL reports GPUDirect RDMA disabled for an HCA",
-                        "check that nvidia_peermem is loaded (lsmod) or that DMA-BUF works (NCCL_DMABUF_ENABLE), "
-                                + "and the GPU-NIC distance against NCCL_NET_GDR_LEVEL", line);
-            }
-        } else if (text.contains("Enabled")) {
-            gdrEnabled = true;
-        }
-    }
-
     @Override
     public long hits() {
         return hits;
@@ -329,16 +301,16 @@ final class NcclLogAnalyzer implements Analyzer {
 
     @Override
     public void finish(LogReport.Builder report) {
-        if (hits == 0) {
+        if (hits == 0 && version == null) { // a version PyTorch's error quotes is NCCL's, though no line is
             return;
         }
         String transport = transport();
         boolean fallback = transport.equals("socket")
                 && (errors.ibFailed() || devices.ibInit != null);
-        Boolean gdr = gdrConnections > 0 ? Boolean.TRUE : gdrDisabled ? Boolean.FALSE : ringsGdr != null ? ringsGdr : gdrEnabled ? Boolean.TRUE : null;
+        Boolean gdr = gdrConnections > 0 ? Boolean.TRUE : gdrLines.disabled() ? Boolean.FALSE : ringsGdr != null ? ringsGdr : gdrLines.enabled() ? Boolean.TRUE : null;
         report.nccl = new NcclSummary(version, transport, transport.equals("plugin") || ibPlugin ? plugin : null, fallback, gdr,
                 devices.hcas.stream().toList(), bootstrap, netConnections, gdrConnections);
-        NcclConclusions.conclude(findings, report.nccl, devices.socketInterfaces, gdrNoModule);
+        NcclConclusions.conclude(findings, report.nccl, devices.socketInterfaces, gdrLines.noModule());
         tuning.finish(findings, devices.hcas.size());
     }
 

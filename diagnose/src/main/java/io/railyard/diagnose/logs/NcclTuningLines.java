@@ -6,7 +6,10 @@ import java.util.Map;
 /**
  * What an NCCL log says of NCCL's network tuning: the variables it prints as set ({@code NCCL_CROSS_NIC set by
  * environment to 1.}), and each rank's channels, by the NIC each receives and sends on. A channel that receives on one
- * NIC and sends on another crosses rails, which a rail-optimized fabric pays for through its spines.
+ * NIC and sends on another crosses rails, which a rail-optimized fabric pays for through its spines; so does a hop
+ * between two nodes that leaves on one NIC and arrives on another ({@code 7[7] -> 8[0] [send] via NET/IB/7} while GPU 0
+ * receives that channel on NET/IB/0), whatever each process says of itself. NCCL builds the same rings on every node, so
+ * the GPU that receives a channel here is the one that receives it on the next node.
  */
 final class NcclTuningLines {
     private static final String SET_BY_ENVIRONMENT = " set by environment to ";
@@ -24,6 +27,8 @@ final class NcclTuningLines {
 
     private final Map<String, String> settings = new HashMap<>();
     private final Map<String, Nics> channels = new HashMap<>();
+    /** The NIC each GPU sends or receives each channel on, by "channel/GPU/send" or "channel/GPU/receive". */
+    private final Map<String, String> hopEnds = new HashMap<>();
     /** The processes whose connections were read, and the NICs (NET/IB/1) those used. */
     private final java.util.Set<String> processes = new java.util.HashSet<>();
     private final java.util.Set<String> nicsUsed = new java.util.TreeSet<>();
@@ -77,10 +82,33 @@ final class NcclTuningLines {
                         known.line(), known.text());
         channels.put(key, now);
         if (now.receive() != null && now.send() != null && !now.receive().equals(now.send())) {
-            crossing = "channel " + connection.channel() + " of rank " + rank + " receives on NET/" + now.receive() + " and sends on NET/" + now.send();
-            crossingLine = line.number();
-            crossingText = line.text();
+            crossed("channel " + connection.channel() + " of rank " + rank + " receives on NET/" + now.receive() + " and sends on NET/" + now.send(), line);
+        } else {
+            hop(connection, nic, line);
         }
+    }
+
+    /** One end of a hop between two GPUs: crossed where the other end of the same channel's hop uses another NIC. */
+    private void hop(ConnectionLine connection, String nic, Line line) {
+        if (connection.fromGpu() == null || connection.toGpu() == null) {
+            return;
+        }
+        boolean receive = connection.receive();
+        String here = connection.channel() + "/" + (receive ? connection.toGpu() + "/receive" : connection.fromGpu() + "/send");
+        String there = hopEnds.get(connection.channel() + "/" + (receive ? connection.fromGpu() + "/send" : connection.toGpu() + "/receive"));
+        hopEnds.putIfAbsent(here, nic);
+        if (there != null && !there.equals(nic)) {
+            String sends = receive ? there : nic;
+            String receives = receive ? nic : there;
+            crossed("channel " + connection.channel() + " hops from GPU " + connection.fromGpu() + " on NET/" + sends + " to GPU "
+                    + connection.toGpu() + " on NET/" + receives + " (rank " + connection.from() + " -> " + connection.to() + ")", line);
+        }
+    }
+
+    private void crossed(String how, Line line) {
+        crossing = how;
+        crossingLine = line.number();
+        crossingText = line.text();
     }
 
     /** @param nicsFound the NICs NCCL said it found ({@code NET/IB : Using [0]mlx5_0:1/IB ...}) */

@@ -13,6 +13,8 @@ final class PerftestAnalyzer implements Analyzer {
     private static final Pattern SETTING = Pattern.compile("^\\s*(Mtu|Link type|GID index|Device)\\s*:\\s*(\\S+)");
     private static final Pattern FAILED_STATUS = Pattern.compile("Failed status[- ]?(?:\\w+ \\()?(\\d+)");
     private static final Pattern FAILED_RTR = Pattern.compile("Failed to modify QP( \\d+)? to RTR");
+    /** The GID perftest printed under an address, in its decimal bytes ({@code GID: 00:00:...:255:255:12:12:12:16}): all zero is none. */
+    private static final Pattern ZERO_GID = Pattern.compile("^\\s*GID: (?:0?0:){15}0?0\\s*$");
     private static final long LARGE_MESSAGE = 64 * 1024;
     /** A logging library's {@code file.cpp:385]} or {@code file.c:12:}: perftest prints none. */
     private static final Pattern SOURCE_LINE = Pattern.compile("\\w\\.(?:c|cc|cpp|cu|h|go|py|rs):\\d+");
@@ -21,7 +23,7 @@ final class PerftestAnalyzer implements Analyzer {
     /** Something on every line of perftest's that is not a result row. */
     private static final List<String> MARKERS = Stream.of(" : ", " Test", "#bytes", "with error", "Failed status",
             "IB devices", "state is Down", "Requested mtu", "address: LID", "to RTR", "Unable to Connect the HCA", "detect devices",
-            "RoCE device", "get context", " MR", " mr", "CUDA", "Waiting for client", "create QP", "IB resources").toList();
+            "RoCE device", "get context", " MR", " mr", "CUDA", "Waiting for client", "create QP", "IB resources", "GID: ").toList();
     private static final Line.Words MARKER_WORDS = Line.Words.of(MARKERS);
     /** perftest's own lines when it runs on GPU memory (--use_cuda): before its header, the only sign of it in a cut paste. */
     private static final List<String> CUDA_LINES = List.of("initializing CUDA", "Listing all CUDA devices", "Picking device No.",
@@ -85,6 +87,16 @@ final class PerftestAnalyzer implements Analyzer {
         }
         if (CUDA_LINES.stream().anyMatch(text::contains)) {
             hits++;
+            return;
+        }
+        if (text.strip().startsWith("GID: ")) { // perftest's own line under an address; other tools print GIDs inside theirs
+            hits++;
+            if (ZERO_GID.matcher(text).find()) {
+                findings.add("perftest-zero-gid", Severity.ERROR, "perftest used an all-zero GID: the port has no RoCE GID at the index given"
+                                + " (or by default), so the two ends cannot address each other",
+                        "give the port's netdev an IP address, then pass the index of its RoCE v2 GID (-x; show_gids or railyard doctor's gid"
+                                + " check lists them), the same kind of GID on both ends", line);
+            }
             return;
         }
         Matcher setting = SETTING.matcher(text);

@@ -7,7 +7,7 @@ import java.util.regex.Pattern;
 /**
  * UCX's log (Open MPI's pml ucx, UCX-based libraries and benchmarks): transport errors of its RC, DC and UD transports
  * (a retry count exceeded, other completion errors), endpoint timeouts, queues it could not create and the locked-memory
- * limit.
+ * limit; and {@code ucx_info -v}: UCX's version and what it was built with.
  */
 final class UcxAnalyzer implements Analyzer {
     /**
@@ -30,8 +30,14 @@ final class UcxAnalyzer implements Analyzer {
             + " port down); check that both ports are ACTIVE, on RoCE the GID index and the routes between the NICs, on InfiniBand the"
             + " subnet manager's routes";
 
+    /** {@code ucx_info -v}: {@code # Library version: 1.16.0} (1.14+), {@code # UCT version=1.9.0 revision 1d0a420} before. */
+    private static final Pattern INFO_VERSION = Pattern.compile("^\\s*#\\s*(?:Library version:|UCT version=)\\s*(\\d+\\.\\d+(?:\\.\\d+)?)");
+    private static final Pattern CONFIGURED = Pattern.compile("^\\s*#\\s*[Cc]onfigured with:\\s*(.*)$");
+
     private final Findings findings;
     private long hits;
+    private String infoVersion;
+    private String configured;
 
     UcxAnalyzer(Findings findings) {
         this.findings = findings;
@@ -39,11 +45,15 @@ final class UcxAnalyzer implements Analyzer {
 
     @Override
     public Interest interest() {
-        return Interest.words(List.of("UC", ".c:", "Fatal:"));
+        return Interest.words(List.of("UC", ".c:", "Fatal:", "Library version:", "onfigured with:"));
     }
 
     @Override
     public void accept(Line line) {
+        if (infoLine(line.text())) {
+            hits++;
+            return;
+        }
         boolean named = line.contains("UC") && (line.contains("UCX") || line.contains("UCP worker"));
         if (!named && !line.contains(".c:") && !line.contains("Fatal:")) {
             return;
@@ -93,8 +103,42 @@ final class UcxAnalyzer implements Analyzer {
         return hits;
     }
 
+    /** A line of {@code ucx_info -v}: the version, or the configure flags. */
+    private boolean infoLine(String text) {
+        Matcher version = INFO_VERSION.matcher(text);
+        if (version.find()) {
+            infoVersion = infoVersion == null ? version.group(1) : infoVersion;
+            return true;
+        }
+        Matcher flags = CONFIGURED.matcher(text);
+        if (flags.find() && (infoVersion != null || flags.group(1).contains("--"))) {
+            configured = configured == null ? flags.group(1).strip() : configured;
+            return true;
+        }
+        return false;
+    }
+
     @Override
     public void finish(LogReport.Builder report) {
-        // every finding is made line by line
+        if (infoVersion == null && configured == null) {
+            return; // every other finding is made line by line
+        }
+        String flags = configured == null ? "" : " " + configured + " ";
+        List<String> without = java.util.stream.Stream.of("cuda", "verbs", "rdmacm").filter(part -> flags.contains(" --without-" + part + " ")
+                || flags.contains(" --with-" + part + "=no ")).toList();
+        List<String> with = java.util.stream.Stream.of("cuda", "verbs", "rdmacm", "gdrcopy", "mlx5-dv")
+                .filter(part -> flags.contains(" --with-" + part) && !without.contains(part)).toList();
+        String version = "UCX " + (infoVersion == null ? "(version not in the paste)" : infoVersion);
+        if (without.contains("verbs") || without.contains("cuda")) {
+            findings.conclude("ucx-built-without", Severity.WARN, version + " was built without " + String.join(" and ", without)
+                    + ": it cannot " + (without.contains("verbs") ? "use RDMA" : "") + (without.containsAll(List.of("verbs", "cuda")) ? " or " : "")
+                    + (without.contains("cuda") ? "move GPU memory" : ""),
+                    "use a UCX built --with-verbs and --with-cuda (the HPC-X or the distribution's UCX with its ib and cuda modules), or"
+                            + " point LD_LIBRARY_PATH at one; ucx_info -d lists the transports it has");
+        } else {
+            findings.conclude("ucx-build", Severity.INFO, version + (configured == null ? "" : with.isEmpty()
+                    ? ", configured without naming CUDA or verbs (its defaults: each is used where found at build time)"
+                    : ", built with " + String.join(", ", with)), "ucx_info -d lists the transports and devices it found on this node");
+        }
     }
 }

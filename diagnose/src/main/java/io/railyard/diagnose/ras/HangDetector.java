@@ -14,7 +14,8 @@ import java.util.stream.Collectors;
  * Decides from successive RAS reports whether a job progresses. RAS counts launches, not completions, so one report's
  * differing counts are normal jitter: a rank is lagging only when it stays at the same count across two polls while
  * the others' count moved on, and the job is stalled when no count moved for {@code stallAfter} while a rank is
- * behind or missing. Behind means below the operation's highest count, whichever group the report chose to detail.
+ * behind. Behind means below the operation's highest count, whichever group the report chose to detail. A process the
+ * report lists as not answering or dead, or a communicator's missing rank, is missing at once, before any stall.
  * Holds one summary of the previous poll, nothing else.
  */
 public final class HangDetector {
@@ -85,17 +86,12 @@ public final class HangDetector {
         Duration frozen = Duration.between(unchangedSince, now);
         String version = report.ncclVersion();
         int communicators = report.communicators().size();
-        if (!report.dead().isEmpty()) { // said as soon as the report says it, however long the counts were still
+        if (!missing.isEmpty()) { // said as soon as the report says it, however long the counts were still: it names the process
             return new Verdict(State.MISSING, version, communicators, missing, describe(missing));
         }
-        if ((!behind.isEmpty() || !missing.isEmpty()) && frozen.compareTo(stallAfter) >= 0) {
-            List<Suspect> all = new ArrayList<>(missing);
-            all.addAll(behind);
-            return new Verdict(State.STALLED, version, communicators, all, "no collective count moved for " + frozen.toSeconds()
-                    + " s: " + describe(all));
-        }
-        if (!missing.isEmpty()) {
-            return new Verdict(State.MISSING, version, communicators, missing, describe(missing));
+        if (!behind.isEmpty() && frozen.compareTo(stallAfter) >= 0) {
+            return new Verdict(State.STALLED, version, communicators, behind, "no collective count moved for " + frozen.toSeconds()
+                    + " s: " + describe(behind));
         }
         if (!lagging.isEmpty()) {
             return new Verdict(State.LAGGING, version, communicators, lagging, describe(lagging));

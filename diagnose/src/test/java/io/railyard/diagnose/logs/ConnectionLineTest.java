@@ -20,7 +20,7 @@ import org.junit.jupiter.api.Test;
  */
 class ConnectionLineTest {
     private static final Pattern CONNECTION = Pattern.compile(
-            "(?:Channel|Ring) (\\d+)(?:/\\d+)? : (\\d+)(?:\\[\\w+\\])? -> (\\d+)(?:\\[\\w+\\])? \\[(send|receive)\\] via NET/([\\w.]+)/(\\d+)");
+            "(?:Channel|Ring) (\\d+)(?:/\\d+)? : (\\d+)(?:\\[(\\w+)\\])? -> (\\d+)(?:\\[(\\w+)\\])? \\[(send|receive)\\] via NET/([\\w.]+)/(\\d+)");
     private static final Pattern PROCESS = Pattern.compile("^\\s*(\\S+):(\\d+):\\d+ \\[\\d+\\]");
 
     private static final Pattern RINGS_GDR = Pattern.compile("\\bGDR (\\d)\\b");
@@ -64,7 +64,7 @@ class ConnectionLineTest {
             if (m.find()) {
                 connections++;
                 assertThat(read).as(text).isEqualTo(new ConnectionLine(ConnectionLine.process(text), m.group(1), m.group(2), m.group(3),
-                        m.group(4).equals("receive"), m.group(5), m.group(6)));
+                        m.group(4), m.group(5), m.group(6).equals("receive"), m.group(7), m.group(8)));
             } else {
                 assertThat(read).as(text).isNull();
             }

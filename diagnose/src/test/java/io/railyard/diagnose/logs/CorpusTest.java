@@ -55,6 +55,11 @@ class CorpusTest {
             case "plugin" -> nccl == null || nccl.plugin() == null ? "none" : nccl.plugin();
             case "bootstrap" -> nccl == null ? null : nccl.bootstrapInterface();
             case "gdr" -> nccl == null || nccl.gdr() == null ? "unknown" : String.valueOf(nccl.gdr());
+            case "nccl" -> nccl == null ? null : nccl.version();
+            case "failed" -> report.torchrun() == null ? null : report.torchrun().failures().stream()
+                    .map(f -> f.rank() != null ? String.valueOf(f.rank()) : "local " + f.localRank()).sorted().collect(java.util.stream.Collectors.joining(","));
+            case "exit" -> report.torchrun() == null ? null : report.torchrun().failures().stream().findFirst()
+                    .map(f -> f.signal() != null ? f.signal() : String.valueOf(f.exitCode())).orElse(null);
             default -> throw new IllegalArgumentException("unknown label " + key);
         };
     }

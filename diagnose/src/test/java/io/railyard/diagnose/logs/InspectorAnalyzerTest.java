@@ -38,6 +38,27 @@ class InspectorAnalyzerTest {
     }
 
     @Test
+    void recordsPrettyPrintedAsDocumentationShowsThemAreReadAsTheirOneLineForm() throws Exception {
+        var json = new com.fasterxml.jackson.databind.ObjectMapper();
+        String readme = java.nio.file.Files.readString(Analyzed.TESTDATA.resolve("inspector/readme-record-v4.0.log")).strip();
+        String pretty = json.writerWithDefaultPrettyPrinter().writeValueAsString(json.readTree(readme)); // "{" then "  "header" : {"
+        String slow = json.writerWithDefaultPrettyPrinter().writeValueAsString(json.readTree(readme.replace("\"rank\":2", "\"rank\":5")
+                .replace("485.119099", "240.5"))).replaceFirst("\\{\\s*", "{ "); // "{ "header" : {" on one line
+        String paste = "Here is what inspector wrote for rank 2 and rank 5:\n\n" + pretty + "\n" + slow + "\n" + "{\nnot a record\n}\n";
+
+        LogReport report = text(paste);
+
+        assertThat(report.kind()).isEqualTo("nccl-inspector");
+        assertThat(report.inspector().records()).isEqualTo(2);
+        assertThat(report.inspector().collectives()).singleElement().satisfies(c -> {
+            assertThat(c.collective()).isEqualTo("AllReduce");
+            assertThat(c.size()).isEqualTo("16 GiB");
+            assertThat(c.ranks()).isEqualTo(2);
+        });
+        assertThat(report.inspector().slowRanks()).extracting(InspectorSummary.SlowRank::rank).containsExactly(5);
+    }
+
+    @Test
     void aRankSlowedToSixtyPercentIsNamedWithItsHostAndACutLastLineIsNoError() {
         StringBuilder run = new StringBuilder();
         for (int sn = 0; sn < 50; sn++) {

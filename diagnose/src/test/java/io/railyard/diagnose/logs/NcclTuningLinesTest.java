@@ -17,7 +17,7 @@ class NcclTuningLinesTest {
 
     @Test
     void aRealLogWhoseRanksKeepEachChannelOnOneNicSaysNothingOfRails() {
-        for (String log : java.util.List.of(A100, "logs/corpus/nccl-channels-gdrdma-two-nodes-01.log", "logs/nccl-ib-gdr-ok-aks-01.log",
+        for (String log : java.util.List.of("logs/corpus/nccl-channels-gdrdma-two-nodes-01.log", "logs/nccl-ib-gdr-ok-aks-01.log",
                 "logs/corpus/nccl-2.4-gdr-disabled-distance-qpn-01.log")) {
             assertThat(file(log).findings()).as(log).noneMatch(f -> f.id().startsWith("nccl-cross") || f.id().equals("nccl-split-qps"));
         }
@@ -34,6 +34,38 @@ class NcclTuningLinesTest {
         assertThat(Analyzed.finding(report, "nccl-cross-rail").summary())
                 .isEqualTo("rings cross NICs: channel 01 of rank 2 receives on NET/IB/2 and sends on NET/IB/5 (NCCL_CROSS_NIC 1, set by environment)");
         assertThat(Analyzed.finding(report, "nccl-cross-rail").remedy()).startsWith("on a rail-optimized fabric").contains("NCCL_CROSS_NIC=0");
+    }
+
+    /**
+     * One node's log of a 16-rank job on two rail-optimized nodes (GPU i on NIC i), in NCCL 2.21's line format: channel c
+     * enters each node at GPU c and leaves it from GPU c-1, each GPU on its own NIC, as NCCL_CROSS_NIC=1 allows. Every
+     * process keeps each of its channels on one NIC; every hop between the nodes changes rails.
+     */
+    private static String railCrossingLog(boolean crossNic) {
+        StringBuilder log = new StringBuilder("node-0:1000:1000 [0] NCCL INFO NCCL version 2.21.5+cuda12.4\n")
+                .append("node-0:1000:1000 [0] NCCL INFO NCCL_CROSS_NIC set by environment to ").append(crossNic ? 1 : 0).append(".\n");
+        for (int channel = 0; channel < 8; channel++) {
+            int exit = (channel + 7) % 8;
+            int receiveNic = channel;
+            int sendNic = crossNic ? exit : channel; // without crossing, the exit GPU sends on the entry GPU's rail (its neighbour NIC)
+            log.append(String.format("node-0:%d:%d [%d] NCCL INFO Channel %02d/0 : %d[%d] -> %d[%d] [send] via NET/IB/%d/GDRDMA%n",
+                    1000 + exit, 2000 + exit, exit, channel, exit, exit, 8 + channel, channel, sendNic));
+            log.append(String.format("node-0:%d:%d [%d] NCCL INFO Channel %02d/0 : %d[%d] -> %d[%d] [receive] via NET/IB/%d/GDRDMA%n",
+                    1000 + channel, 2000 + channel, channel, channel, 8 + exit, exit, channel, channel, receiveNic));
+        }
+        return log.toString();
+    }
+
+    @Test
+    void aHopBetweenTwoGpusOnDifferentNicsCrossesRailsThoughEachProcessKeepsToOneNic() {
+        LogReport report = text(railCrossingLog(true));
+
+        assertThat(Analyzed.finding(report, "nccl-cross-rail").summary()).isEqualTo("rings cross NICs: channel 00 hops from GPU 7 on"
+                + " NET/IB/7 to GPU 0 on NET/IB/0 (rank 15 -> 0) (NCCL_CROSS_NIC 1, set by environment)");
+        assertThat(text(railCrossingLog(false)).findings()).as("the same rings, each hop on one rail").noneMatch(f -> f.id().equals("nccl-cross-rail"));
+        // a real log of four GPUs whose channels run over the NICs: rank 2 sends channel 01 on NET/IB/2, rank 0 receives it on NET/IB/5
+        assertThat(Analyzed.finding(file(A100), "nccl-cross-rail").summary()).isEqualTo("rings cross NICs: channel 01 hops from GPU c7000"
+                + " on NET/IB/2 to GPU 87000 on NET/IB/5 (rank 2 -> 0) (NCCL_CROSS_NIC 2, NCCL's default)");
     }
 
     @Test

@@ -57,21 +57,30 @@ class RasReportsTest {
     }
 
     @Test
-    void aRankThatStopsAnsweringThenDiesIsMissingAsSoonAsTheReportSaysSoNotStalled() throws IOException {
-        HangDetector detector = new HangDetector(Duration.ofSeconds(300));
-        RasReport stopped = RasText.parse(read("ras-text-incomplete-missing-rank-2.25-01.txt"));
-        RasReport dead = RasText.parse(read("ras-text-dead-missing-rank-2.24-01.txt"));
+    void aRankThatStopsAnsweringThenDiesIsMissingAsSoonAsTheReportSaysSoNeverStalled() throws IOException {
+        String dead24 = read("ras-text-dead-missing-rank-2.24-01.txt");
+        // 2.24's one-space layout of the same report a minute earlier, before RAS calls the process dead (its DEAD block
+        // as the 2.25 doc's INCOMPLETE block words it)
+        String stopped24 = dead24.replace(" 1 job process is considered dead (unreachable via the RAS network)", " Missing communicator data from 1 job process")
+                .replace("\nDEAD\n", "\nINCOMPLETE\n");
+        for (String stoppedText : List.of(read("ras-text-incomplete-missing-rank-2.25-01.txt"), stopped24)) {
+            HangDetector detector = new HangDetector(Duration.ofSeconds(300));
+            RasReport stopped = RasText.parse(stoppedText);
 
-        HangDetector.Verdict first = detector.observe(stopped, T0);
-        HangDetector.Verdict stillStopped = detector.observe(stopped, T0.plusSeconds(301));
-        HangDetector.Verdict died = detector.observe(dead, T0.plusSeconds(361));
+            // the counts had stood still past the stall's wait before RAS saw that the process no longer answers
+            detector.observe(RasText.parse(read("ras-text-mismatch-2.24-01.txt")), T0);
+            HangDetector.Verdict first = detector.observe(stopped, T0.plusSeconds(400));
+            HangDetector.Verdict stillStopped = detector.observe(stopped, T0.plusSeconds(700));
+            HangDetector.Verdict died = detector.observe(RasText.parse(dead24), T0.plusSeconds(760));
 
-        assertThat(first.state()).isEqualTo(HangDetector.State.MISSING);
-        assertThat(first.message()).isEqualTo("rank 21 on 172.16.64.213 (process 3487984, GPU 5): did not answer RAS");
-        assertThat(stillStopped.state()).isEqualTo(HangDetector.State.STALLED);
-        assertThat(died.state()).isEqualTo(HangDetector.State.MISSING);
-        assertThat(died.ranks()).singleElement().isEqualTo(new HangDetector.Suspect(21, "172.16.64.213", 3487984, 5,
-                "considered dead (unreachable via the RAS network)"));
+            assertThat(first.state()).isEqualTo(HangDetector.State.MISSING);
+            assertThat(first.message()).isEqualTo("rank 21 on 172.16.64.213 (process 3487984, GPU 5): did not answer RAS");
+            assertThat(stillStopped.state()).isEqualTo(HangDetector.State.MISSING);
+            assertThat(stillStopped.message()).isEqualTo(first.message());
+            assertThat(died.state()).isEqualTo(HangDetector.State.MISSING);
+            assertThat(died.ranks()).singleElement().isEqualTo(new HangDetector.Suspect(21, "172.16.64.213", 3487984, 5,
+                    "considered dead (unreachable via the RAS network)"));
+        }
     }
 
     @Test

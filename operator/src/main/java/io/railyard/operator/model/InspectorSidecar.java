@@ -26,6 +26,8 @@ public final class InspectorSidecar {
     public static final String CONTAINER = "nccl-speed";
     static final String VOLUME = "nccl-inspector";
     static final String DUMP_DIR = "/var/run/railyard/nccl-inspector";
+    /** The trainer's RAILYARD_GPU_NICS, left for the sidecar beside Inspector's files (nccl-speed skips dotfiles). */
+    static final String GPU_NICS_FILE = DUMP_DIR + "/.gpu-nics";
     static final int DEFAULT_INTERVAL_SECONDS = 30;
     /** Its /metrics in the pod's network namespace. */
     static final int PORT = 9403;
@@ -107,7 +109,8 @@ public final class InspectorSidecar {
      */
     static Container sidecar(JobSettings settings, int index, String railyardImage) {
         List<String> args = new java.util.ArrayList<>(List.of(CONTAINER, "--dir", DUMP_DIR, "--interval", String.valueOf(intervalSeconds(settings.spec())),
-                "--listen", "0.0.0.0:" + port(settings), "--trainingjob", settings.name(), "--rank", "$(RAILYARD_RANK)"));
+                "--listen", "0.0.0.0:" + port(settings), "--trainingjob", settings.name(), "--rank", "$(RAILYARD_RANK)",
+                "--gpus-per-node", String.valueOf(java.util.Objects.requireNonNullElse(settings.spec().gpusPerNode, 0))));
         if (index == 0) {
             args.addAll(List.of("--gather", "0.0.0.0:" + gatherPort(settings), "--ranks", String.valueOf(settings.spec().nodes),
                     "--slow-percent", String.valueOf(slowPercent(settings.spec())), "--windows", String.valueOf(windows(settings.spec()))));

@@ -82,6 +82,10 @@ final class PodModel {
         if (!excluded.isEmpty()) { // the nodes blamed for an earlier failure (status.excludedNodes)
             nodes.addNewMatchExpression().withKey(HOSTNAME_LABEL).withOperator("NotIn").withValues(excluded).endMatchExpression();
         }
+        List<String> named = settings.podTemplate().nodeNames;
+        if (named != null && !named.isEmpty()) {
+            nodes.addNewMatchField().withKey("metadata.name").withOperator("In").withValues(named).endMatchField();
+        }
         PodSpecBuilder spec = new PodSpecBuilder()
                 .withRestartPolicy("Never")
                 .withHostname(name)
@@ -199,7 +203,8 @@ final class PodModel {
         ContainerBuilder trainer = new ContainerBuilder()
                 .withName(TRAINER)
                 .withImage(settings.spec().image)
-                .withCommand(TorchrunCommand.argv(settings.spec(), rankFromFile))
+                .withCommand(TorchrunCommand.argv(settings.spec(), rankFromFile,
+                        InspectorSidecar.enabled(settings.spec()) ? InspectorSidecar.GPU_NICS_FILE : null))
                 .withEnv(TrainerEnvironment.of(settings, rankFromFile ? null : index))
                 .withNewResources().withLimits(resources).withRequests(resources).withClaims(claims(settings)).endResources()
                 // NCCL registers its buffers with the NIC: locking them needs IPC_LOCK when memlock is limited.

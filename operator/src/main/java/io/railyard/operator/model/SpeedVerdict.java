@@ -44,6 +44,11 @@ public record SpeedVerdict(boolean degraded, String reason, String message, Trai
             Map<String, List<String>> nics = nics(status.preflight);
             List<String> words = new ArrayList<>();
             for (TrainingJobStatus.SlowRank rank : named.subList(0, Math.min(8, named.size()))) {
+                if (rank.globalRank != null) { // one process of the pod: its GPU and that GPU's NIC
+                    words.add("rank " + rank.globalRank + " (GPU " + rank.gpu + (rank.nic == null ? "" : ", NIC " + rank.nic) + ") in pod "
+                            + rank.pod + " on node " + rank.node + " at " + gbps(rank.percent) + "%");
+                    continue;
+                }
                 List<String> its = rank.node == null ? List.of() : nics.getOrDefault(rank.node, List.of());
                 words.add("rank " + rank.rank + " in pod " + rank.pod + " on node " + rank.node
                         + (its.isEmpty() ? "" : " (NICs " + String.join(", ", its) + ")") + " at " + gbps(rank.percent) + "%");
@@ -106,6 +111,9 @@ public record SpeedVerdict(boolean degraded, String reason, String message, Trai
             entry.pod = known == null ? rank.host() : known.pod;
             entry.node = known == null ? null : known.node;
             entry.percent = rank.percent();
+            entry.globalRank = rank.globalRank();
+            entry.gpu = rank.gpu();
+            entry.nic = rank.nic();
             named.add(entry);
         }
         return named;

@@ -14,13 +14,24 @@ final class TorchrunCommand {
 
     private TorchrunCommand() {}
 
-    static List<String> argv(TrainingJobSpec spec, boolean waitForRank) {
+    /**
+     * @param gpuNicsFile where the trainer leaves the device plugin's RAILYARD_GPU_NICS for the nccl-speed sidecar, which
+     *                    names a slow GPU's NIC by it; null for none
+     */
+    static List<String> argv(TrainingJobSpec spec, boolean waitForRank, String gpuNicsFile) {
         List<String> argv = new ArrayList<>();
+        List<String> steps = new ArrayList<>();
         if (waitForRank) {
-            // The shell only sources Railyard's own file; the user's values follow as "$@", never inside the string.
-            argv.addAll(List.of("/bin/sh", "-c", ". " + RANK_ENV_FILE + " && exec torchrun \"$@\"", "torchrun"));
-        } else {
+            steps.add(". " + RANK_ENV_FILE);
+        }
+        if (gpuNicsFile != null) {
+            steps.add("echo \"$RAILYARD_GPU_NICS\" > " + gpuNicsFile);
+        }
+        if (steps.isEmpty()) {
             argv.add("torchrun");
+        } else {
+            // The shell runs only Railyard's own steps; the user's values follow as "$@", never inside the string.
+            argv.addAll(List.of("/bin/sh", "-c", String.join(" && ", steps) + " && exec torchrun \"$@\"", "torchrun"));
         }
         if (spec.module != null) {
             argv.add("-m");

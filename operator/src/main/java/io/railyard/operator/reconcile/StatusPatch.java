@@ -24,10 +24,15 @@ final class StatusPatch {
         if (!changed) {
             return UpdateControl.noUpdate();
         }
+        return UpdateControl.patchStatus(fresh(job, after));
+    }
+
+    /** A job holding only its name, namespace and this status: what a server-side apply of the status sends. */
+    static TrainingJob fresh(TrainingJob job, TrainingJobStatus status) {
         TrainingJob fresh = new TrainingJob();
         fresh.setMetadata(new ObjectMetaBuilder().withName(job.getMetadata().getName()).withNamespace(job.getMetadata().getNamespace()).build());
-        fresh.setStatus(after);
-        return UpdateControl.patchStatus(fresh);
+        fresh.setStatus(status);
+        return fresh;
     }
 
     static void log(TrainingJob job, TrainingJobStatus before, TrainingJobStatus after) {

@@ -132,7 +132,7 @@ public final class TrainingJobReconciler implements Reconciler<TrainingJob>, Cle
         List<Pod> spares = cached.stream().filter(SparePods::isSpare).toList();
         cached.removeAll(spares);
         if ("Succeeded".equals(status.phase) || "Failed".equals(status.phase)) {
-            return finished(job, client, status, cached, spares);
+            return FinishedJobs.tidy(job, client, status, cached, spares, clock.instant());
         }
         if (!job.unreadFields().isEmpty()) {
             writer.fail("UnreadableSpec", "the operator cannot read " + String.join("; ", job.unreadFields())
@@ -227,10 +227,9 @@ public final class TrainingJobReconciler implements Reconciler<TrainingJob>, Cle
             expectations.created(key(job), PodExpectations.names(missing), clock.instant());
             GangPods.Uncreated uncreated = GangPods.createAll(client, missing);
             expectations.refused(key(job), uncreated.taken());
-            Map<String, KubernetesClientException> refused = uncreated.refused();
-            if (!refused.isEmpty()) {
-                expectations.refused(key(job), refused.keySet());
-                Map.Entry<String, KubernetesClientException> first = refused.entrySet().iterator().next();
+            expectations.refused(key(job), uncreated.refused().keySet());
+            if (!uncreated.refused().isEmpty()) {
+                Map.Entry<String, KubernetesClientException> first = uncreated.refused().entrySet().iterator().next();
                 String reason = Admission.reason(first.getValue());
                 writer.rejected(first.getKey(), reason, Admission.message(first.getValue()), Admission.remedy(reason));
                 return StatusPatch.of(job, before, status);
@@ -332,10 +331,17 @@ public final class TrainingJobReconciler implements Reconciler<TrainingJob>, Cle
 
     private void writeNow(TrainingJob job, Context<TrainingJob> context, TrainingJobStatus before, TrainingJobStatus status) {
         StatusPatch.log(job, before, status);
-        new ResourceOperations<>(context).jsonPatchPrimaryStatus(job, current -> {
-            current.setStatus(status);
-            return current;
-        });
+        ResourceOperations<TrainingJob> operations = new ResourceOperations<>(context);
+        if (context.getControllerConfiguration().getConfigurationService().useSSAToPatchPrimaryResource()) {
+            // the field manager of every other status write: a field a later apply leaves out (an exclusion run out) is
+            // removed only where that manager owns it, and a JSON patch's fields belong to another
+            operations.serverSideApplyPrimaryStatus(StatusPatch.fresh(job, status));
+        } else {
+            operations.jsonPatchPrimaryStatus(job, current -> {
+                current.setStatus(status);
+                return current;
+            });
+        }
         changed(job, status, context.getClient());
         expectations.forget(key(job));
     }
@@ -373,20 +379,6 @@ public final class TrainingJobReconciler implements Reconciler<TrainingJob>, Cle
         GangPods.deleteOwned(client, job);
         GangPods.releaseFinalizer(client, job, context.getControllerConfiguration().getFinalizerName());
         return DeleteControl.noFinalizerRemoval();
-    }
-
-    private UpdateControl<TrainingJob> finished(TrainingJob job, KubernetesClient client, TrainingJobStatus status, List<Pod> pods, List<Pod> spares) {
-        if ("Failed".equals(status.phase) && pods.stream().anyMatch(pod -> pod.getMetadata().getDeletionTimestamp() == null)) {
-            GangPods.deletePods(client, job); // the failure was written before its pods were deleted: an operator stopped in between
-        }
-        spares.stream().filter(spare -> spare.getMetadata().getDeletionTimestamp() == null) // a finished gang's spares hold GPUs for nothing
-                .forEach(spare -> client.pods().inNamespace(job.getMetadata().getNamespace()).withName(spare.getMetadata().getName()).delete());
-        Long ttl = job.getSpec().runPolicy == null ? null : job.getSpec().runPolicy.ttlSecondsAfterFinished;
-        if (ttl != null && status.completionTime != null && clock.instant().isAfter(Instant.parse(status.completionTime).plusSeconds(ttl))) {
-            LOG.info("TrainingJob({}/{}) finished {} s ago: deleting it", job.getMetadata().getNamespace(), job.getMetadata().getName(), ttl);
-            client.resource(job).delete();
-        }
-        return UpdateControl.noUpdate();
     }
 
     private boolean deadlinePassed(TrainingJob job, TrainingJobStatus status) {

@@ -58,6 +58,23 @@ class SpeedVerdictTest {
     }
 
     @Test
+    void oneSlowGpuOfAPodIsNamedByItsGlobalRankGpuAndNic() {
+        List<JobSpeedLine.SlowRank> slow = List.of(new JobSpeedLine.SlowRank("1", "job-2", 50.1, 3, 13, 5, "mlx5_1:1"));
+
+        SpeedVerdict verdict = SpeedVerdict.of(line("1 GiB", 95, slow, 0, List.of(95.0, 95.0, 95.0)), JOB.getSpec(), status(), true).orElseThrow();
+
+        assertThat(verdict.message()).isEqualTo("rank 13 (GPU 5, NIC mlx5_1:1) in pod job-2 on node gpu-1 at 50.1% of the job's median"
+                + " AllReduce 1 GiB bus bandwidth 95.0 GB/s, below 80% for 3 intervals in a row");
+        assertThat(verdict.performance().slowRanks).singleElement().satisfies(rank -> {
+            assertThat(rank.rank).isEqualTo(1);
+            assertThat(rank.globalRank).isEqualTo(13);
+            assertThat(rank.gpu).isEqualTo(5);
+            assertThat(rank.nic).isEqualTo("mlx5_1:1");
+            assertThat(rank.node).isEqualTo("gpu-1");
+        });
+    }
+
+    @Test
     void theJobBelowItsPreflightFigureForTheWindowsIsJobSlowButOnlyForLargeMessages() {
         SpeedVerdict verdict = SpeedVerdict.of(line("1 GiB", 60, List.of(), 3, List.of(61.0, 58.5, 60.0)), JOB.getSpec(), status(), true).orElseThrow();
         assertThat(verdict.reason()).isEqualTo("JobSlow");

@@ -77,7 +77,11 @@ class TrainingJobModelTest {
                     .filter(c -> c.getName().equals("nccl-speed")).findFirst().orElseThrow();
             assertThat(speed.getRestartPolicy()).as("a native sidecar").isEqualTo("Always");
             assertThat(speed.getArgs()).startsWith("nccl-speed", "--dir", "/var/run/railyard/nccl-inspector", "--interval", "15",
-                    "--listen", "0.0.0.0:9403", "--trainingjob", "job", "--rank", "$(RAILYARD_RANK)");
+                    "--listen", "0.0.0.0:9403", "--trainingjob", "job", "--rank", "$(RAILYARD_RANK)", "--gpus-per-node", "8");
+            // the trainer leaves the device plugin's GPU-to-NIC map for the sidecar, which names a slow GPU's NIC by it
+            assertThat(trainer(pod).getCommand()).startsWith("/bin/sh", "-c").contains("torchrun", "t.py");
+            assertThat(trainer(pod).getCommand().get(2)).endsWith("echo \"$RAILYARD_GPU_NICS\" > /var/run/railyard/nccl-inspector/.gpu-nics"
+                    + " && exec torchrun \"$@\"");
             assertThat(speed.getEnv()).anySatisfy(e -> assertThat(e.getValueFrom().getFieldRef().getFieldPath())
                     .isEqualTo("metadata.labels['railyard.io/rank']"));
             assertThat(speed.getVolumeMounts()).extracting(m -> m.getMountPath() + (Boolean.TRUE.equals(m.getReadOnly()) ? " ro" : ""))
@@ -96,7 +100,10 @@ class TrainingJobModelTest {
         assertThat(sidecarArgs(onHost.get(0))).as("the job's own ports on the host network").contains("0.0.0.0:23101", "0.0.0.0:23102", "70", "5");
         assertThat(sidecarArgs(onHost.get(1))).endsWith("--report-to", "job-0.job.ns.svc:23102");
         assertThat(Jobs.pods(Jobs.yaml("{image: pytorch, script: t.py, nodes: 2, gpusPerNode: 8}")))
-                .as("off unless enabled").allSatisfy(pod -> assertThat(env(pod)).doesNotContainKey("NCCL_INSPECTOR_ENABLE"));
+                .as("off unless enabled").allSatisfy(pod -> {
+                    assertThat(env(pod)).doesNotContainKey("NCCL_INSPECTOR_ENABLE");
+                    assertThat(String.join(" ", trainer(pod).getCommand())).doesNotContain("RAILYARD_GPU_NICS");
+                });
     }
 
     private static List<String> sidecarArgs(Pod pod) {
