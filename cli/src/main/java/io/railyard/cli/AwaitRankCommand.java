@@ -49,6 +49,13 @@ final class AwaitRankCommand implements Callable<Integer> {
             + " ranks through together once every one carries it (default: none).")
     int barrierPort;
 
+    @picocli.CommandLine.Mixin
+    ChannelKeyOptions channel = new ChannelKeyOptions();
+
+    @Option(names = "--bind-interface", paramLabel = "NAME", description = "Rank 0's gate listens on this interface's address only"
+            + " (on the host network: the job's, NCCL_SOCKET_IFNAME's), not on every address (default: every address).")
+    String bindInterface;
+
     @Option(names = "--nodes", defaultValue = "1", description = "The gang's pods, for the gate.")
     int nodes;
 
@@ -102,7 +109,8 @@ final class AwaitRankCommand implements Callable<Integer> {
             throw new Railyard.UsageException("the gate needs the pod's rank (" + Names.NODE_RANK_ANNOTATION + " or " + Names.INDEX_LABEL
                     + ") and rank 0's address (" + Names.MASTER_ADDR_ANNOTATION + " or --master-addr)");
         }
-        return AttemptBarrier.await(master, barrierPort, Integer.parseInt(rank), nodes, attempt, deadline, new java.io.PrintWriter(System.err, true));
+        return AttemptBarrier.await(master, InterfaceAddress.of(bindInterface), barrierPort, Integer.parseInt(rank), nodes, attempt, deadline, channel.seal(),
+                new java.io.PrintWriter(System.err, true));
     }
 
     /** The variables for torchrun once the operator has written the rank and master address. */

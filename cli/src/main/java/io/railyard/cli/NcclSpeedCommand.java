@@ -3,6 +3,7 @@ package io.railyard.cli;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import io.railyard.agent.metrics.MetricsServer;
 import io.railyard.agent.metrics.NcclSpeedCollector;
+import io.railyard.diagnose.channel.ChannelSeal;
 import io.railyard.diagnose.inspector.InspectorFiles;
 import io.railyard.diagnose.inspector.IntervalSpeeds;
 import io.railyard.diagnose.inspector.JobSpeeds;
@@ -76,6 +77,13 @@ final class NcclSpeedCommand implements Callable<Integer> {
             + " (default: as many as the pod's Inspector files show).", defaultValue = "0")
     int gpusPerNode;
 
+    @picocli.CommandLine.Mixin
+    ChannelKeyOptions channel = new ChannelKeyOptions();
+
+    @Option(names = "--bind-interface", paramLabel = "NAME", description = "With --gather: listen on this interface's address only"
+            + " (on the host network: the job's, NCCL_SOCKET_IFNAME's), whatever --gather's host says.")
+    String bindInterface;
+
     @Option(names = "--once", description = "Read what the directory holds now, print it as one interval's summary (a JSON line) and exit.")
     boolean once;
 
@@ -96,12 +104,16 @@ final class NcclSpeedCommand implements Callable<Integer> {
         registry.register(collector);
         Duration length = Duration.ofNanos((long) (intervalSeconds * 1e9));
         JobSpeeds job = new JobSpeeds(ranks, slowPercent, windows, length);
-        Reporter reporter = reportTo == null ? null : new Reporter(HostPort.parse("--report-to", reportTo));
+        ChannelSeal seal = channel.seal();
+        Reporter reporter = reportTo == null ? null : new Reporter(HostPort.parse("--report-to", reportTo), seal);
         String host = InetAddress.getLocalHost().getHostName();
         Termination termination = Termination.listen();
         try (MetricsServer server = HostPort.listen("--listen", HostPort.parse("--listen", listen), address -> MetricsServer.start(address, registry));
-                SpeedGather gathering = gather == null ? null
-                        : HostPort.listen("--gather", HostPort.parse("--gather", gather), address -> SpeedGather.listen(address, job, Clock.systemUTC()))) {
+                SpeedGather gathering = gather == null ? null : HostPort.listen("--gather", gatherAddress(),
+                        address -> SpeedGather.listen(address, job, Clock.systemUTC(), seal, length, ranks, System.err::println))) {
+            if (gathering != null) {
+                collector.rejections(() -> gathering.rejections().counts());
+            }
             System.err.println("nccl-speed: reading " + dir + ", serving /metrics on port " + server.port()
                     + (gathering == null ? "" : ", gathering the job's ranks on port " + gathering.port()));
             long closes = System.nanoTime() + length.toNanos();
@@ -161,6 +173,13 @@ final class NcclSpeedCommand implements Callable<Integer> {
         }
     }
 
+    /** --gather's address, its host replaced by --bind-interface's address where one is given. */
+    private InetSocketAddress gatherAddress() throws IOException {
+        InetSocketAddress given = HostPort.parse("--gather", gather);
+        InetAddress bind = InterfaceAddress.of(bindInterface);
+        return bind == null ? given : new InetSocketAddress(bind, given.getPort());
+    }
+
     private void validate() {
         if (intervalSeconds <= 0) {
             throw new Railyard.UsageException("--interval must be above 0 seconds");
@@ -179,15 +198,17 @@ final class NcclSpeedCommand implements Callable<Integer> {
     /** Sends each summary to the first pod, saying once when that starts failing and once when it works again. */
     private static final class Reporter {
         private final InetSocketAddress to;
+        private final ChannelSeal seal;
         private volatile boolean failing;
 
-        Reporter(InetSocketAddress to) {
+        Reporter(InetSocketAddress to, ChannelSeal seal) {
             this.to = to;
+            this.seal = seal;
         }
 
         void send(RankSummary summary) {
             try {
-                SpeedGather.send(to.getHostString(), to.getPort(), summary);
+                SpeedGather.send(to.getHostString(), to.getPort(), summary, seal, Clock.systemUTC().instant());
                 if (failing) {
                     System.err.println("nccl-speed: sending to " + to.getHostString() + ":" + to.getPort() + " again");
                 }

@@ -51,6 +51,11 @@ final class OperatorCommand implements Callable<Integer> {
             + " ContainerRestartRules enabled earlier), off. Default: ${DEFAULT-VALUE}.")
     InPlaceRestart inPlaceRestart;
 
+    @Option(names = "--network-policy", defaultValue = "true", arity = "1", description = "A NetworkPolicy per TrainingJob on the pod"
+            + " network, so that its channels take connections from its own pods only; false for a CNI that enforces none"
+            + " (default: ${DEFAULT-VALUE}).")
+    boolean networkPolicy;
+
     private static final String LEASE = "railyard-operator";
 
     /** How long the operator waits for the API server to serve TrainingJobs before its informers take over the retrying. */
@@ -68,7 +73,7 @@ final class OperatorCommand implements Callable<Integer> {
         OperatorDefaults defaults = installation.defaults();
         KubernetesSerialization serialization = LenientReading.serialization(); // one unreadable job must not stop the others
         KubernetesClient client = kube.connect(serialization); // fails in one line, before the operator's threads start
-        defaults = defaults.withInPlaceRestart(inPlaceServed(client));
+        defaults = defaults.withInPlaceRestart(inPlaceServed(client)).withNetworkPolicy(networkPolicy);
         Operator operator = new Operator(o -> {
             o.withKubernetesClient(client).withResourceCloner(LenientReading.cloner(serialization))
                     // a real API server answers 429 "storage is (re)initializing" for a while after the CRD is established

@@ -23,6 +23,7 @@ import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.Callable;
@@ -117,6 +118,9 @@ final class SpeedupCommand implements Callable<Integer> {
         this(null);
     }
 
+    /** Each pair's token, which its two pods share: the round trip's server serves no other client. */
+    private final Map<Pairing.Pair, String> pairTokens = new java.util.concurrent.ConcurrentHashMap<>();
+
     /** @param logs where the pods' logs come from (null: the API's pods/log) */
     SpeedupCommand(PodLogs logs) {
         this.logs = logs;
@@ -176,7 +180,8 @@ final class SpeedupCommand implements Callable<Integer> {
 
     private Pod pod(String run, String name, String role, Pairing.Pair pair, String serverAddress, int devices) {
         boolean server = role.equals(PreflightPods.SERVER);
-        List<String> args = new ArrayList<>(List.of("speedup-link", "--role=" + role));
+        List<String> args = new ArrayList<>(List.of("speedup-link", "--role=" + role, "--pair-token=" + pairTokens.computeIfAbsent(pair,
+                p -> randomToken())));
         if (!server) {
             args.add("--peer=" + serverAddress);
         }
@@ -187,6 +192,12 @@ final class SpeedupCommand implements Callable<Integer> {
         PreflightPods.Settings settings = new PreflightPods.Settings(image, resource, devices, hostNetwork, timeoutSeconds, durationSeconds);
         return PreflightPods.pod(namespace, CollectiveJobs.SPEEDUP_LABEL, run, name, role, server ? pair.server() : pair.client(),
                 server ? pair.client() : pair.server(), args, settings);
+    }
+
+    private static String randomToken() {
+        byte[] token = new byte[16];
+        new java.security.SecureRandom().nextBytes(token);
+        return java.util.HexFormat.of().formatHex(token);
     }
 
     /** One pair's figures from its two pods' logs, or why its pods gave none. */

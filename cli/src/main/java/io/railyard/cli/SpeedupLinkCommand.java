@@ -68,6 +68,11 @@ final class SpeedupLinkCommand implements Callable<Integer> {
     @Option(names = "--role", required = true, description = "server or client.")
     Role role;
 
+    @Option(names = "--pair-token", defaultValue = "${env:RAILYARD_PAIR_TOKEN}", description = "The pair's token (railyard speedup"
+            + " gives both pods the same): the round trip's server serves only a client that says it first (default: RAILYARD_PAIR_TOKEN;"
+            + " none: any client).")
+    String pairToken;
+
     @Option(names = "--peer", description = "The server's address (client).")
     String peer;
 
@@ -202,16 +207,25 @@ final class SpeedupLinkCommand implements Callable<Integer> {
             if (role == Role.server) {
                 try (ServerSocket server = new ServerSocket(portBase + ROUND_TRIP_PORT)) {
                     server.setSoTimeout((int) Math.max(1, Duration.between(Instant.now(), deadline).toMillis()));
-                    try (Socket socket = server.accept()) {
-                        socket.setTcpNoDelay(true);
-                        InputStream in = socket.getInputStream();
-                        OutputStream echo = socket.getOutputStream();
-                        int served = 0;
-                        for (int b = in.read(); b >= 0; b = in.read(), served++) {
-                            echo.write(b);
-                            echo.flush();
+                    int refused = 0;
+                    while (true) {
+                        try (Socket socket = server.accept()) {
+                            if (!pairedWith(socket)) { // not this pair's client: the next connection may be
+                                refused++;
+                                continue;
+                            }
+                            socket.setTcpNoDelay(true);
+                            InputStream in = socket.getInputStream();
+                            OutputStream echo = socket.getOutputStream();
+                            int served = 0;
+                            for (int b = in.read(); b >= 0; b = in.read(), served++) {
+                                echo.write(b);
+                                echo.flush();
+                            }
+                            block.append(MARK).append("tcp-lat served=").append(served).append(refused == 0 ? ""
+                                    : " refused=" + refused + " (connections without the pair's token)").append('\n');
+                            break;
                         }
-                        block.append(MARK).append("tcp-lat served=").append(served).append('\n');
                     }
                 }
             } else {
@@ -236,6 +250,9 @@ final class SpeedupLinkCommand implements Callable<Integer> {
                 socket.setTcpNoDelay(true);
                 InputStream in = socket.getInputStream();
                 OutputStream out = socket.getOutputStream();
+                if (pairToken != null && !pairToken.isBlank()) {
+                    out.write((pairToken + "\n").getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+                }
                 long[] samples = new long[ROUND_TRIPS];
                 for (int i = -WARM_UP; i < ROUND_TRIPS; i++) {
                     long start = System.nanoTime();
@@ -256,6 +273,22 @@ final class SpeedupLinkCommand implements Callable<Integer> {
                 }
                 Thread.sleep(retryMillis); // the server is still in iperf3's test
             }
+        }
+    }
+
+    /** Whether a connection to the round trip's server is this pair's client: it says the pair's token first, within 2 s. */
+    private boolean pairedWith(Socket socket) throws IOException {
+        if (pairToken == null || pairToken.isBlank()) {
+            return true;
+        }
+        socket.setSoTimeout(2_000);
+        byte[] expected = (pairToken + "\n").getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+        try {
+            return java.security.MessageDigest.isEqual(socket.getInputStream().readNBytes(expected.length), expected);
+        } catch (java.net.SocketTimeoutException e) {
+            return false;
+        } finally {
+            socket.setSoTimeout(0);
         }
     }
 

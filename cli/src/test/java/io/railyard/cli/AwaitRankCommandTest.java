@@ -112,6 +112,20 @@ class AwaitRankCommandTest {
     }
 
     @Test
+    void theGateListensOnTheJobsInterfaceOnlyAndAnInterfaceThePodLacksIsNamed() throws Exception {
+        assertThat(InterfaceAddress.of("lo").isLoopbackAddress()).isTrue();
+        assertThat(InterfaceAddress.of(null)).as("every address").isNull();
+
+        Path pod = Files.createDirectories(dir.resolve("pod"));
+        Files.writeString(pod.resolve("labels"), "railyard.io/attempt=\"1\"\nrailyard.io/job-index=\"0\"\n");
+        CommandRun run = CommandRun.of("await-rank", "--labels", pod.resolve("labels").toString(), "--attempt-file", pod.resolve("attempt").toString(),
+                "--barrier-port", "9405", "--nodes", "2", "--master-addr", "127.0.0.1", "--bind-interface", "ib-job9", "--timeout-seconds", "5");
+
+        assertThat(run.exitCode()).isEqualTo(2);
+        assertThat(run.err()).startsWith("await-rank: --bind-interface ib-job9: no such interface with an address here (it has [").contains("lo");
+    }
+
+    @Test
     void needsItsFilesInPairs() {
         CommandRun run = CommandRun.of("await-rank", "--labels", dir.resolve("labels").toString());
 

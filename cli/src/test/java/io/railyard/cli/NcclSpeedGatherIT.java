@@ -72,7 +72,8 @@ class NcclSpeedGatherIT {
                     for (int i = 0; i < 50; i++) {
                         speeds.add(InspectorRecord.parse(record(rank * 8, rank == 17 ? 234 : 388 + (rank + i) % 5, sn + i)).orElseThrow());
                     }
-                    SpeedGather.send("127.0.0.1", port.get(), new RankSummary(String.valueOf(rank), "llama-" + rank, speeds.close()));
+                    SpeedGather.send("127.0.0.1", port.get(), new RankSummary(String.valueOf(rank), "llama-" + rank, speeds.close()), null,
+                            java.time.Instant.now());
                 }
                 int seen = lines.size();
                 await().atMost(Duration.ofSeconds(5)).until(() -> lines.size() > seen);

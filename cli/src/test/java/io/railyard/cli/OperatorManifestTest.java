@@ -48,7 +48,11 @@ class OperatorManifestTest {
         assertThat(rules).noneMatch(rule -> rule.getVerbs().contains("*") || rule.getResources().contains("*"));
         assertThat(rules).filteredOn(rule -> rule.getResources().contains("nodes")).singleElement()
                 .satisfies(rule -> assertThat(rule.getVerbs()).containsExactly("list", "watch", "patch"));   // a cache of the RDMA nodes; the preflight gate's label
-        assertThat(rules).filteredOn(rule -> rule.getResources().contains("secrets") || rule.getResources().contains("configmaps")).isEmpty();
+        assertThat(rules).filteredOn(rule -> rule.getResources().contains("configmaps")).isEmpty();
+        assertThat(rules).filteredOn(rule -> rule.getResources().contains("secrets")).singleElement() // each job's channel key: never read
+                .satisfies(rule -> assertThat(rule.getVerbs()).containsExactly("create"));
+        assertThat(rules).filteredOn(rule -> rule.getResources().contains("networkpolicies")).singleElement()
+                .satisfies(rule -> assertThat(rule.getVerbs()).containsExactly("create"));
         assertThat(load("operator/rbac.yaml", Role.class).getRules().getFirst().getResources()).containsExactly("leases");
     }
 

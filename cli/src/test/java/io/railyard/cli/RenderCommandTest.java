@@ -72,9 +72,10 @@ class RenderCommandTest {
         assertThat(list.path("apiVersion").asText()).isEqualTo("v1");
         assertThat(list.path("kind").asText()).isEqualTo("List");
         JsonNode objects = list.path("items");
-        assertThat(objects).hasSize(6);
-        assertThat(objects.get(1).path("kind").asText()).isEqualTo("PodGroup");
-        assertThat(objects.get(1).path("spec").path("minMember").asInt()).isEqualTo(4);
+        assertThat(objects).hasSize(7);
+        assertThat(objects.get(1).path("kind").asText()).as("its channels open to its own pods only").isEqualTo("NetworkPolicy");
+        assertThat(objects.get(2).path("kind").asText()).isEqualTo("PodGroup");
+        assertThat(objects.get(2).path("spec").path("minMember").asInt()).isEqualTo(4);
     }
 
     @Test

@@ -60,7 +60,10 @@ class SpeedupLinkCommandTest {
     }
 
     private List<CommandRun> pair(String... more) throws Exception {
-        int base = freePortBase();
+        return pairOn(freePortBase(), more);
+    }
+
+    private List<CommandRun> pairOn(int base, String... more) throws Exception {
         List<String> common = new ArrayList<>(List.of("--port-base=" + base, "--duration=1", "--timeout=60", "--connect-wait=20", "--retry-ms=50",
                 "--devices-json=" + TWO_PORTS, "--root=" + root(), "--ib-write-bw=" + tool("ib_write_bw", "ib-write-bw-cpu-util-roce-92gbits-01.txt"),
                 "--ib-write-lat=" + tool("ib_write_lat", "ib-write-lat-ib-1.47us-01.txt")));
@@ -97,6 +100,36 @@ class SpeedupLinkCommandTest {
         assertThat(sent.out()).contains("railyard-speedup: begin test=tcp-bw role=client streams=2 cpus=20");
         // perftest refuses a duration not above twice its margin: a 1 s test gets none
         assertThat(Files.readAllLines(dir.resolve("ib_write_bw.argv"))).allSatisfy(argv -> assertThat(argv).contains("-D 1 -f 0 "));
+    }
+
+    @Test
+    void theRoundTripsServerServesOnlyItsPairNotAStrangerWhoConnectsFirst() throws Exception {
+        java.util.concurrent.atomic.AtomicBoolean pairDone = new java.util.concurrent.atomic.AtomicBoolean();
+        java.util.concurrent.atomic.AtomicInteger strangerIn = new java.util.concurrent.atomic.AtomicInteger();
+        int base = freePortBase();
+        Thread stranger = Thread.ofVirtual().start(() -> { // knocks on the round trip's port until the pair is done
+            while (!pairDone.get()) {
+                try (java.net.Socket socket = new java.net.Socket("127.0.0.1", base + SpeedupLinkCommand.ROUND_TRIP_PORT)) {
+                    socket.getOutputStream().write("not-the-token\n".getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+                    socket.getInputStream().read();
+                    strangerIn.incrementAndGet();
+                } catch (IOException e) {
+                    // not listening yet, or closed on it
+                }
+                try {
+                    Thread.sleep(20);
+                } catch (InterruptedException e) {
+                    return;
+                }
+            }
+        });
+        List<CommandRun> runs = pairOn(base, "--rdma=false", "--pair-token=5f1c0ffee0ddf00d5f1c0ffee0ddf00d");
+        pairDone.set(true);
+        stranger.join();
+
+        SpeedupPair pair = SpeedupPair.of("a", "b", SpeedupOutput.parse(runs.get(0).out()), SpeedupOutput.parse(runs.get(1).out()));
+        assertThat(pair.tcp().latencyUs()).as("the pair's round trip measured").isPositive();
+        assertThat(runs.get(1).out()).containsPattern("tcp-lat served=\\d+ refused=\\d+ \\(connections without the pair's token\\)");
     }
 
     @Test

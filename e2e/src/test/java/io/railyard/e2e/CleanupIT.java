@@ -38,6 +38,10 @@ class CleanupIT {
         submit(Jobs.yaml(namespace, "running", 2, "cleanup"));
         Jobs.awaitRunning(client, namespace, "running", 2, Duration.ofSeconds(90));
         assertThat(Jobs.get(client, namespace, "running").getMetadata().getFinalizers()).isNotEmpty();
+        // its pods restart in place through the attempt barrier: the channel's key and NetworkPolicy, owned by the job
+        assertThat(client.secrets().inNamespace(namespace).withName("running-channel").get().getMetadata().getOwnerReferences())
+                .singleElement().satisfies(owner -> assertThat(owner.getName()).isEqualTo("running"));
+        assertThat(client.network().v1().networkPolicies().inNamespace(namespace).withName("running-channels").get()).isNotNull();
         assertDeletedWithAllItOwned("running");
     }
 
@@ -90,6 +94,8 @@ class CleanupIT {
             assertThat(client.services().inNamespace(namespace).withLabel(Names.JOB_LABEL, job).list().getItems()).isEmpty();
             assertThat(client.dynamicResourceAllocation().v1().resourceClaimTemplates().inNamespace(namespace)
                     .withLabel(Names.JOB_LABEL, job).list().getItems()).isEmpty();
+            assertThat(client.secrets().inNamespace(namespace).withLabel(Names.JOB_LABEL, job).list().getItems()).isEmpty();
+            assertThat(client.network().v1().networkPolicies().inNamespace(namespace).withLabel(Names.JOB_LABEL, job).list().getItems()).isEmpty();
         });
         assertThat(railyard.operator.output()).doesNotContain("Exception").doesNotContain("\tat ");
     }

@@ -18,6 +18,7 @@ public final class NcclSpeedCollector implements MultiCollector {
     private final LongSupplier parseErrors;
     private volatile List<IntervalSpeeds.Speed> latest = List.of();
     private volatile List<RankSummary.Process> processes = List.of();
+    private volatile java.util.function.Supplier<java.util.Map<String, Long>> rejections = java.util.Map::of;
 
     /** @param records and {@code parseErrors}: the counts of the files' lines read so far */
     public NcclSpeedCollector(String trainingJob, String rank, LongSupplier records, LongSupplier parseErrors) {
@@ -25,6 +26,11 @@ public final class NcclSpeedCollector implements MultiCollector {
         this.rank = rank;
         this.records = records;
         this.parseErrors = parseErrors;
+    }
+
+    /** What the job's channel refused, by reason (the first pod's gatherer). */
+    public void rejections(java.util.function.Supplier<java.util.Map<String, Long>> counts) {
+        this.rejections = counts;
     }
 
     /** The interval that just closed, the pod's and each process's, served until the next one closes. */
@@ -63,6 +69,11 @@ public final class NcclSpeedCollector implements MultiCollector {
         CounterSnapshot errors = CounterSnapshot.builder().name("railyard_nccl_inspector_parse_errors")
                 .help("Complete lines of Inspector's files that were no record")
                 .dataPoint(CounterSnapshot.CounterDataPointSnapshot.builder().value(parseErrors.getAsLong()).build()).build();
-        return MetricSnapshots.of(busBw.build(), busBwP10.build(), time.build(), gpuBusBw.build(), recordsRead, errors);
+        CounterSnapshot.Builder rejected = CounterSnapshot.builder().name("railyard_channel_rejected")
+                .help("Connections to the job's own channel refused, by reason: seal (without the job's key), stale (a replay), rank,"
+                        + " slow-or-long, memory, busy, unreadable");
+        rejections.get().forEach((reason, count) -> rejected.dataPoint(CounterSnapshot.CounterDataPointSnapshot.builder()
+                .labels(Labels.of("reason", reason)).value(count).build()));
+        return MetricSnapshots.of(busBw.build(), busBwP10.build(), time.build(), gpuBusBw.build(), recordsRead, errors, rejected.build());
     }
 }

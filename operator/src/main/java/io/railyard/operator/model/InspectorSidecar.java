@@ -111,9 +111,11 @@ public final class InspectorSidecar {
         List<String> args = new java.util.ArrayList<>(List.of(CONTAINER, "--dir", DUMP_DIR, "--interval", String.valueOf(intervalSeconds(settings.spec())),
                 "--listen", "0.0.0.0:" + port(settings), "--trainingjob", settings.name(), "--rank", "$(RAILYARD_RANK)",
                 "--gpus-per-node", String.valueOf(java.util.Objects.requireNonNullElse(settings.spec().gpusPerNode, 0))));
+        args.addAll(ChannelKey.args());
         if (index == 0) {
             args.addAll(List.of("--gather", "0.0.0.0:" + gatherPort(settings), "--ranks", String.valueOf(settings.spec().nodes),
                     "--slow-percent", String.valueOf(slowPercent(settings.spec())), "--windows", String.valueOf(windows(settings.spec()))));
+            settings.jobInterface().ifPresent(name -> args.add("--bind-interface=" + name));
         } else {
             args.addAll(List.of("--report-to", settings.masterAddress() + ":" + gatherPort(settings)));
         }
@@ -129,6 +131,8 @@ public final class InspectorSidecar {
                 .withNewResources().addToRequests("cpu", new Quantity("20m")).addToRequests("memory", new Quantity("128Mi"))
                 .addToLimits("memory", new Quantity("192Mi")).endResources()
                 .addNewVolumeMount().withName(VOLUME).withMountPath(DUMP_DIR).withReadOnly(true).endVolumeMount()
+                .addToVolumeMounts(ChannelKey.mount())
+                .addToEnv(ChannelKey.jobUid(settings))
                 .addNewVolumeMount().withName(HangWatch.NO_TOKEN).withMountPath("/var/run/secrets/kubernetes.io/serviceaccount")
                 .withReadOnly(true).endVolumeMount()
                 .withSecurityContext(PodModel.helperSecurity());

@@ -12,7 +12,7 @@ import java.util.Map;
 
 /** A TrainingJob's spec with every default applied: what the builders read. */
 record JobSettings(
-        String name, String namespace, TrainingJobSpec spec, RdmaSpec rdma, String rdmaResource, int devicesPerNode,
+        String name, String namespace, String uid, TrainingJobSpec spec, RdmaSpec rdma, String rdmaResource, int devicesPerNode,
         boolean gpuDirect, boolean hostNetwork, int masterPort, SchedulingSpec.Scheduler scheduler, List<String> topologyKeys,
         PodResources resources, PodTemplateOverrides podTemplate, boolean inPlace) {
 
@@ -30,6 +30,7 @@ record JobSettings(
         return new JobSettings(
                 job.getMetadata().getName(),
                 namespace,
+                job.getMetadata().getUid() == null ? "" : job.getMetadata().getUid(),
                 spec,
                 rdma,
                 rdma.resource == null ? defaultRdmaResource : rdma.resource,
@@ -47,6 +48,15 @@ record JobSettings(
     /** On the host's network two jobs on one node need different ports: one derived from the job, stable across renders. */
     static int hostPort(String namespace, String name) {
         return HOST_PORT_BASE + Math.floorMod((namespace + "/" + name).hashCode(), HOST_PORT_RANGE);
+    }
+
+    /**
+     * On the host network, the one interface NCCL_SOCKET_IFNAME names (a plain name, not a prefix list or an exclusion):
+     * where the job's own servers listen instead of every address of the node.
+     */
+    java.util.Optional<String> jobInterface() {
+        String name = rdma.socketInterface;
+        return hostNetwork && name != null && name.matches("[A-Za-z0-9][-A-Za-z0-9_.]{0,14}") ? java.util.Optional.of(name) : java.util.Optional.empty();
     }
 
     /** The job left the number of RDMA devices a pod gets to the default, one. */

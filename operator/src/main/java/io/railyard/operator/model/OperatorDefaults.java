@@ -7,9 +7,11 @@ import java.util.List;
  * What the operator fills in or allows where a TrainingJob says nothing, set once per installation (the chart's image,
  * {@code rdma.resourceName}, {@code operator.allowedHostPaths} and {@code operator.inPlaceRestart}): the image of
  * Railyard's helper containers, the RDMA extended resource, the node directories jobs may mount ({@link HostPaths}),
- * and whether the cluster restarts pods in place ({@link RestartStrategies}).
+ * whether the cluster restarts pods in place ({@link RestartStrategies}), and whether each job's channels get a
+ * NetworkPolicy ({@link ChannelPolicy}; {@code operator.networkPolicy}, off for a CNI that enforces none).
  */
-public record OperatorDefaults(String railyardImage, String rdmaResource, List<String> allowedHostPaths, boolean inPlaceRestart) {
+public record OperatorDefaults(String railyardImage, String rdmaResource, List<String> allowedHostPaths, boolean inPlaceRestart,
+        boolean networkPolicy) {
     public static final String RAILYARD_IMAGE = "ghcr.io/railyard/railyard:0.1.0";
     /** Railyard's own defaults, for a cluster installed without changing them. */
     public static final OperatorDefaults STANDARD = new OperatorDefaults(RAILYARD_IMAGE, Names.DEFAULT_RDMA_RESOURCE);
@@ -20,15 +22,20 @@ public record OperatorDefaults(String railyardImage, String rdmaResource, List<S
 
     /** No host paths allowed, the default; a cluster that does not restart pods in place. */
     public OperatorDefaults(String railyardImage, String rdmaResource) {
-        this(railyardImage, rdmaResource, List.of(), false);
+        this(railyardImage, rdmaResource, List.of(), false, true);
     }
 
     public OperatorDefaults(String railyardImage, String rdmaResource, List<String> allowedHostPaths) {
-        this(railyardImage, rdmaResource, allowedHostPaths, false);
+        this(railyardImage, rdmaResource, allowedHostPaths, false, true);
     }
 
     /** The same installation on a cluster that does, or does not, restart pods in place. */
     public OperatorDefaults withInPlaceRestart(boolean served) {
-        return new OperatorDefaults(railyardImage, rdmaResource, allowedHostPaths, served);
+        return new OperatorDefaults(railyardImage, rdmaResource, allowedHostPaths, served, networkPolicy);
+    }
+
+    /** The same installation with, or without, a NetworkPolicy for each job's channels. */
+    public OperatorDefaults withNetworkPolicy(boolean wanted) {
+        return new OperatorDefaults(railyardImage, rdmaResource, allowedHostPaths, inPlaceRestart, wanted);
     }
 }

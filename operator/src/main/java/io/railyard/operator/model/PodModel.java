@@ -136,6 +136,9 @@ final class PodModel {
                 volumes.add(HangWatch.noToken());
             }
         }
+        if (settings.inPlace() || inspected) { // their pods talk to each other through Railyard: the job's key seals it
+            volumes.add(ChannelKey.volume(settings));
+        }
         if (rankFromFile || settings.inPlace()) {
             volumes.add(podInfo(settings.inPlace()));
             volumes.add(new VolumeBuilder().withName("rank").withNewEmptyDir().endEmptyDir().build());
@@ -277,14 +280,17 @@ final class PodModel {
             args.addAll(List.of("--labels=" + POD_INFO + "/labels", "--attempt-file=" + ATTEMPT_FILE));
             args.addAll(RestartStrategies.gate(settings));
         }
-        return new ContainerBuilder()
+        ContainerBuilder container = new ContainerBuilder()
                 .withName(AWAIT_RANK)
                 .withImage(railyardImage)
                 .withArgs(args)
                 .addNewVolumeMount().withName("pod-info").withMountPath(POD_INFO).withReadOnly(true).endVolumeMount()
                 .addNewVolumeMount().withName("rank").withMountPath(RANK_DIR).endVolumeMount()
-                .withSecurityContext(helperSecurity())
-                .build();
+                .withSecurityContext(helperSecurity());
+        if (settings.inPlace()) { // the gate's reports are sealed
+            container.addToVolumeMounts(ChannelKey.mount()).addToEnv(ChannelKey.jobUid(settings));
+        }
+        return container.build();
     }
 
     /** Railyard's own helper containers pass Pod Security's restricted level whatever the trainer needs. */

@@ -72,6 +72,8 @@ public final class RestartStrategies {
         if (!settings.topologyOrder()) { // else rank 0's address comes with the rank, in the annotations
             args.add("--master-addr=" + settings.masterAddress());
         }
+        args.addAll(ChannelKey.args());
+        args.addAll(settings.jobInterface().map(name -> List.of("--bind-interface=" + name)).orElse(List.of()));
         return args;
     }
 

@@ -41,6 +41,7 @@ public final class TrainingJobModel {
         List<HasMetadata> objects = new ArrayList<>();
         List<String> warnings = new ArrayList<>();
         objects.add(ServiceModel.desired(job, settings));
+        ChannelPolicy.desired(job, settings, defaults).ifPresent(objects::add);
         if (settings.scheduler() == SchedulingSpec.Scheduler.VOLCANO) {
             objects.add(PodGroupModel.desired(job, settings, defaults.railyardImage()));
         } else if (settings.scheduler() == SchedulingSpec.Scheduler.DEFAULT && job.getSpec().nodes > 1) {

@@ -1,6 +1,5 @@
 package io.railyard.operator.reconcile;
 
-import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -20,6 +19,7 @@ import io.railyard.api.RunPolicy;
 import io.railyard.api.TrainingJob;
 import io.railyard.api.TrainingJobStatus;
 import io.railyard.diagnose.logs.RdmaVerdict;
+import io.railyard.operator.model.ChannelKey;
 import io.railyard.operator.model.FailureBlame;
 import io.railyard.operator.model.GangState;
 import io.railyard.operator.model.HangWatch;
@@ -69,6 +69,7 @@ public final class TrainingJobReconciler implements Reconciler<TrainingJob>, Cle
     private final Map<String, Instant> preflightDecidesAt = new java.util.concurrent.ConcurrentHashMap<>();
     private final DueTimes dueTimes;
     private final SpeedWatch speedWatch = new SpeedWatch();
+    private final OwnedObjects ownedObjects = new OwnedObjects();
 
     /**
      * @param rankZeroLog where rank 0's log is read, for the RdmaVerified condition (null: through the API server)
@@ -154,14 +155,7 @@ public final class TrainingJobReconciler implements Reconciler<TrainingJob>, Cle
         if (job.getStatus() == null) {
             JobEvents.warnings(client, job, owned.warnings(), clock.instant());
         }
-        for (HasMetadata object : owned.objects()) {
-            Boolean known = JobInformers.cached(context, object);
-            if (known == null) {
-                GangPods.ensure(client, object);
-            } else if (!known) {
-                GangPods.create(client, object);
-            }
-        }
+        ownedObjects.ensure(context, job, owned.objects(), ChannelKey.needed(job, defaults));
         String run = String.valueOf(status.restarts == null ? 0 : status.restarts);
         Map<Boolean, List<Pod>> byRun = cached.stream().collect(Collectors.partitioningBy(pod -> GangRuns.ofRun(pod, run)));
         List<Pod> pods = byRun.get(true);
@@ -374,6 +368,7 @@ public final class TrainingJobReconciler implements Reconciler<TrainingJob>, Cle
         stallWatch.forget(job);
         speedWatch.forget(job);
         preflightDecidesAt.remove(key(job));
+        ownedObjects.forget(job);
         dueTimes.set(ResourceID.fromResource(job), null);
         GangPods.deletePods(client, job);
         GangPods.deleteOwned(client, job);

@@ -10,6 +10,8 @@ import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.EnvVar;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.Secret;
+import java.util.Base64;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.Service;
 import io.fabric8.kubernetes.client.utils.Serialization;
@@ -85,7 +87,7 @@ class TrainingJobModelTest {
             assertThat(speed.getEnv()).anySatisfy(e -> assertThat(e.getValueFrom().getFieldRef().getFieldPath())
                     .isEqualTo("metadata.labels['railyard.io/rank']"));
             assertThat(speed.getVolumeMounts()).extracting(m -> m.getMountPath() + (Boolean.TRUE.equals(m.getReadOnly()) ? " ro" : ""))
-                    .containsExactly("/var/run/railyard/nccl-inspector ro", "/var/run/secrets/kubernetes.io/serviceaccount ro");
+                    .containsExactly("/var/run/railyard/nccl-inspector ro", "/var/run/railyard/channel ro", "/var/run/secrets/kubernetes.io/serviceaccount ro");
             assertThat(env(pod)).containsEntry("NCCL_PROFILER_PLUGIN", "inspector").containsEntry("NCCL_INSPECTOR_ENABLE", "1")
                     .containsEntry("NCCL_INSPECTOR_DUMP_THREAD_INTERVAL_MICROSECONDS", "15000000")
                     .containsEntry("NCCL_INSPECTOR_DUMP_DIR", "/var/run/railyard/nccl-inspector");
@@ -104,6 +106,52 @@ class TrainingJobModelTest {
                     assertThat(env(pod)).doesNotContainKey("NCCL_INSPECTOR_ENABLE");
                     assertThat(String.join(" ", trainer(pod).getCommand())).doesNotContain("RAILYARD_GPU_NICS");
                 });
+    }
+
+    @Test
+    void theJobsChannelsAreSealedWithItsKeyWhichTheTrainerNeverSeesAndOpenToItsOwnPodsOnly() {
+        TrainingJob job = Jobs.yaml("{image: pytorch, script: t.py, nodes: 2, gpusPerNode: 8, rdma: {devicesPerNode: 8},"
+                + " monitoring: {ncclInspector: {enabled: true}}}");
+        job.getMetadata().setUid("0b5e7c1a-1111-2222-3333-444455556666");
+        List<HasMetadata> objects = TrainingJobModel.desired(job, OperatorDefaults.STANDARD.withInPlaceRestart(true)).objects();
+        List<Pod> pods = objects.stream().filter(Pod.class::isInstance).map(Pod.class::cast).toList();
+
+        assertThat(pods).allSatisfy(pod -> {
+            assertThat(pod.getSpec().getVolumes()).filteredOn(v -> v.getSecret() != null).singleElement().satisfies(v -> {
+                assertThat(v.getSecret().getSecretName()).isEqualTo("job-channel");
+                assertThat(v.getSecret().getDefaultMode()).isEqualTo(0444);
+            });
+            List<io.fabric8.kubernetes.api.model.Container> all = new java.util.ArrayList<>(pod.getSpec().getInitContainers());
+            all.addAll(pod.getSpec().getContainers());
+            assertThat(all).filteredOn(c -> c.getVolumeMounts().stream().anyMatch(m -> m.getName().equals("channel-key")))
+                    .extracting(io.fabric8.kubernetes.api.model.Container::getName).containsExactlyInAnyOrder("await-rank", "nccl-speed");
+            assertThat(all).filteredOn(c -> c.getArgs() != null && c.getArgs().contains("--channel-key=/var/run/railyard/channel/key"))
+                    .extracting(io.fabric8.kubernetes.api.model.Container::getName).containsExactlyInAnyOrder("await-rank", "nccl-speed");
+            assertThat(all).filteredOn(c -> c.getEnv() != null && c.getEnv().stream().anyMatch(e -> e.getName().equals("RAILYARD_JOB_UID")
+                    && e.getValue().equals("0b5e7c1a-1111-2222-3333-444455556666"))).hasSize(2);
+        });
+        var policy = objects.stream().filter(io.fabric8.kubernetes.api.model.networking.v1.NetworkPolicy.class::isInstance)
+                .map(io.fabric8.kubernetes.api.model.networking.v1.NetworkPolicy.class::cast).findFirst().orElseThrow();
+        assertThat(policy.getMetadata().getName()).isEqualTo("job-channels");
+        assertThat(policy.getMetadata().getOwnerReferences()).singleElement().satisfies(owner -> assertThat(owner.getUid()).isEqualTo(job.getMetadata().getUid()));
+        assertThat(policy.getSpec().getPodSelector().getMatchLabels()).containsEntry("railyard.io/job-name", "job");
+        assertThat(policy.getSpec().getIngress()).hasSize(2);
+        assertThat(policy.getSpec().getIngress().getFirst().getFrom()).singleElement()
+                .satisfies(from -> assertThat(from.getPodSelector().getMatchLabels()).containsEntry("railyard.io/job-name", "job"));
+        assertThat(policy.getSpec().getIngress().getLast().getPorts()).as("everyone else: every port but 9404 and 9405")
+                .extracting(p -> p.getProtocol() + " " + p.getPort().getIntVal() + "-" + p.getEndPort())
+                .containsExactly("TCP 1-9403", "TCP 9406-65535", "UDP 1-65535", "SCTP 1-65535");
+
+        Secret key = ChannelKey.secret(job);
+        assertThat(Base64.getDecoder().decode(key.getData().get("key"))).hasSize(32).isNotEqualTo(Base64.getDecoder().decode(ChannelKey.secret(job).getData().get("key")));
+        assertThat(key.getMetadata().getOwnerReferences()).singleElement().satisfies(owner -> assertThat(owner.getController()).isTrue());
+        assertThat(key.getImmutable()).isTrue();
+        assertThat(TrainingJobModel.desired(Jobs.yaml("{image: pytorch, script: t.py, nodes: 2, gpusPerNode: 8, rdma: {hostNetwork: true,"
+                + " socketInterface: bond0}, monitoring: {ncclInspector: {enabled: true}}}"), OperatorDefaults.STANDARD).objects())
+                .as("none on the host network, where the servers bind the job's interface").noneMatch(o -> o.getKind().equals("NetworkPolicy"))
+                .filteredOn(Pod.class::isInstance).first().satisfies(pod -> assertThat(sidecarArgs((Pod) pod)).contains("--bind-interface=bond0"));
+        assertThat(TrainingJobModel.desired(job, OperatorDefaults.STANDARD.withInPlaceRestart(true).withNetworkPolicy(false)).objects())
+                .as("turned off for a CNI that enforces none").noneMatch(o -> o.getKind().equals("NetworkPolicy"));
     }
 
     private static List<String> sidecarArgs(Pod pod) {

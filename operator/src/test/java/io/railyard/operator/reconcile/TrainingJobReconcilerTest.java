@@ -106,6 +106,21 @@ class TrainingJobReconcilerTest {
     }
 
     @Test
+    void aJobWhosePodsTalkToEachOtherGetsItsKeyBeforeItsPodsAndANetworkPolicy() throws Exception {
+        create("sealed", "{image: pytorch, script: t.py, nodes: 2, gpusPerNode: 8, scheduling: {scheduler: kueue, queue: q},"
+                + " monitoring: {ncclInspector: {enabled: true}}}");
+
+        await().atMost(Duration.ofSeconds(60)).untilAsserted(() -> assertThat(pods("sealed")).hasSize(2));
+        io.fabric8.kubernetes.api.model.Secret key = client.secrets().inNamespace("ns").withName("sealed-channel").get();
+        assertThat(java.util.Base64.getDecoder().decode(key.getData().get("key"))).hasSize(32);
+        assertThat(key.getMetadata().getOwnerReferences()).singleElement().satisfies(owner -> assertThat(owner.getName()).isEqualTo("sealed"));
+        assertThat(key.getMetadata().getCreationTimestamp()).as("created before the pods that mount it")
+                .isLessThanOrEqualTo(pods("sealed").getFirst().getMetadata().getCreationTimestamp());
+        assertThat(client.network().v1().networkPolicies().inNamespace("ns").withName("sealed-channels").get()).isNotNull();
+        assertThat(job("sealed").getStatus().toString()).doesNotContain(key.getData().get("key"));
+    }
+
+    @Test
     void aNewJobsSpecWarningsBecomeWarningEvents() throws Exception {
         create("one-rail", "{image: pytorch, script: t.py, nodes: 1, gpusPerNode: 8}");
 
