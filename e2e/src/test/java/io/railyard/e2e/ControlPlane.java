@@ -6,8 +6,10 @@ import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.Assertions;
 import org.junit.jupiter.api.Assumptions;
 
@@ -24,6 +26,15 @@ final class ControlPlane implements AutoCloseable {
     final Path kubeconfig;
     final Path binaries;
     final KubernetesClient admin;
+    /** Each time the API server was started again, until its /readyz answered. */
+    final List<Window> apiServerStarts = new CopyOnWriteArrayList<>();
+
+    /** From {@code from} to {@code to}, both included. */
+    record Window(Instant from, Instant to) {
+        boolean holds(Instant instant) {
+            return !instant.isBefore(from) && !instant.isAfter(to);
+        }
+    }
 
     private ControlPlane(Path dir, Path binaries) {
         this.dir = dir;
@@ -56,9 +67,13 @@ final class ControlPlane implements AutoCloseable {
         tool("stop", component);
     }
 
-    /** Starts it again with the command line {@code up} gave it. */
+    /** Starts it again with the command line {@code up} gave it; the API server until its /readyz answers. */
     void start(String component) {
+        Instant from = Instant.now();
         tool("start", component);
+        if (component.equals("kube-apiserver")) {
+            apiServerStarts.add(new Window(from, Instant.now()));
+        }
     }
 
     Path auditLog() {
