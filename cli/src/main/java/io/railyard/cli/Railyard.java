@@ -24,7 +24,7 @@ public final class Railyard {
     public static final int USAGE = 2;
     private static final List<Class<?>> SUBCOMMANDS = List.of(DoctorCommand.class, AnalyzeCommand.class, RenderCommand.class,
             AgentCommand.class, ExporterCommand.class, FabricCommand.class, PreflightCommand.class, SubmitCommand.class, StatusCommand.class, OperatorCommand.class,
-            AwaitRankCommand.class, RestartWatchCommand.class, PreflightLinkCommand.class, SpeedupCommand.class, SpeedupLinkCommand.class, NcclWatchCommand.class, NcclSpeedCommand.class, TopoCommand.class, CommandLine.HelpCommand.class);
+            AwaitRankCommand.class, RestartWatchCommand.class, PreflightLinkCommand.class, SpeedupCommand.class, SpeedupLinkCommand.class, NcclWatchCommand.class, NcclSpeedCommand.class, TopoCommand.class, UpCommand.class, DownCommand.class, CommandLine.HelpCommand.class);
 
     public static void main(String[] args) {
         PrintWriter out = new PrintWriter(new OutputStreamWriter(System.out, StandardCharsets.UTF_8), true);
