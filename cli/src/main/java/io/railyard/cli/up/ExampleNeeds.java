@@ -4,6 +4,7 @@ import io.fabric8.kubernetes.api.model.GenericKubernetesResourceBuilder;
 import io.fabric8.kubernetes.api.model.PersistentVolumeBuilder;
 import io.fabric8.kubernetes.api.model.PersistentVolumeClaimBuilder;
 import io.fabric8.kubernetes.api.model.Quantity;
+import io.fabric8.kubernetes.api.model.scheduling.v1.PriorityClassBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.utils.Serialization;
 import io.railyard.api.DataVolume;
@@ -21,11 +22,16 @@ import java.util.stream.Stream;
 
 /**
  * What the shipped TrainingJobs of {@code examples/trainingjobs} take as given on a cluster, read from them: their
- * namespaces, the claims of their datasets and models (each bound to a volume of its own), the Volcano queues the Volcano ones name.
+ * namespaces, the claims of their datasets and models (each bound to a volume of its own), the host paths they mount (the
+ * operator allows them: KWOK mounts nothing), their priority classes, the Volcano queues the Volcano ones name.
  */
-record ExampleNeeds(SortedSet<String> namespaces, SortedSet<String> claims, SortedSet<String> queues) {
+record ExampleNeeds(SortedSet<String> namespaces, SortedSet<String> claims, SortedSet<String> queues, SortedSet<String> hostPaths,
+                    SortedSet<String> priorityClasses) {
+    /** Above the default of 0, below the system's own classes. */
+    private static final int PRIORITY = 1000;
+
     static ExampleNeeds of(Path examples) {
-        ExampleNeeds needs = new ExampleNeeds(new TreeSet<>(), new TreeSet<>(), new TreeSet<>());
+        ExampleNeeds needs = new ExampleNeeds(new TreeSet<>(), new TreeSet<>(), new TreeSet<>(), new TreeSet<>(), new TreeSet<>());
         try (Stream<Path> files = Files.list(examples)) {
             for (Path file : files.filter(f -> f.toString().endsWith(".yaml")).sorted().toList()) {
                 try (InputStream in = Files.newInputStream(file)) {
@@ -43,6 +49,11 @@ record ExampleNeeds(SortedSet<String> namespaces, SortedSet<String> claims, Sort
         namespaces.add(namespace);
         Stream.of(job.getSpec().dataset, job.getSpec().model).filter(volume -> volume != null && volume.claimName != null)
                 .map((DataVolume volume) -> namespace + "/" + volume.claimName).forEach(claims::add);
+        Stream.of(job.getSpec().dataset, job.getSpec().model).filter(volume -> volume != null && volume.hostPath != null)
+                .map(volume -> volume.hostPath).forEach(hostPaths::add);
+        if (job.getSpec().scheduling != null && job.getSpec().scheduling.priorityClassName != null) {
+            priorityClasses.add(job.getSpec().scheduling.priorityClassName);
+        }
         if (job.getSpec().scheduling != null && job.getSpec().scheduling.scheduler == SchedulingSpec.Scheduler.VOLCANO
                 && job.getSpec().scheduling.queue != null) {
             queues.add(job.getSpec().scheduling.queue);
@@ -70,6 +81,11 @@ record ExampleNeeds(SortedSet<String> namespaces, SortedSet<String> claims, Sort
             admin.persistentVolumeClaims().inNamespace(namespace).resource(new PersistentVolumeClaimBuilder().withNewMetadata()
                     .withName(name).withNamespace(namespace).endMetadata().withNewSpec().withAccessModes("ReadWriteMany").withStorageClassName("")
                     .withVolumeName(volume).withNewResources().addToRequests("storage", new Quantity("1Ti")).endResources().endSpec().build())
+                    .fieldManager(SandboxInstall.FIELD_MANAGER).serverSideApply();
+        }
+        for (String priorityClass : priorityClasses) {
+            admin.scheduling().v1().priorityClasses().resource(new PriorityClassBuilder().withNewMetadata().withName(priorityClass).endMetadata()
+                    .withValue(PRIORITY).withDescription("named by a shipped example of Railyard").build())
                     .fieldManager(SandboxInstall.FIELD_MANAGER).serverSideApply();
         }
         if (volcano) {

@@ -76,6 +76,7 @@ public final class SandboxUp {
             ExampleNeeds needs = ExampleNeeds.of(home.resolve("examples/trainingjobs"));
             needs.prepare(admin, install, sandbox, settings.scheduler().equals("volcano"));
             progress.accept("for the shipped examples: namespaces " + needs.namespaces() + ", claims " + needs.claims()
+                    + ", priority classes " + needs.priorityClasses() + ", host paths the operator allows " + needs.hostPaths()
                     + (settings.scheduler().equals("volcano") ? ", Volcano queues " + needs.queues() : ""));
 
             Daemons daemons = new Daemons(sandbox);
@@ -90,8 +91,12 @@ public final class SandboxUp {
                 nodes.add(node);
             }
             progress.accept(nodes.size() + " KWOK nodes of " + settings.shape() + ", each with its agent on its own tree: " + String.join(", ", nodes));
-            daemons.start("operator", "384m", List.of("operator", "--kubeconfig", operatorConfig.toString(),
+            List<String> operator = new ArrayList<>(List.of("operator", "--kubeconfig", operatorConfig.toString(),
                     "--leader-election-namespace", SandboxInstall.SYSTEM));
+            if (!needs.hostPaths().isEmpty()) {
+                operator.add("--allowed-host-paths=" + String.join(",", needs.hostPaths()));
+            }
+            daemons.start("operator", "384m", operator);
             daemons.start("workloads", "160m", List.of("up", "workloads", "--dir", sandbox.dir().toString(),
                     "--node-shape", settings.shape(), "--run-seconds", String.valueOf(settings.runLength().toSeconds())));
             await("the operator leads (Lease railyard-operator)", daemons, "operator", Duration.ofSeconds(90),

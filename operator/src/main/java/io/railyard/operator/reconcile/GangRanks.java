@@ -3,6 +3,9 @@ package io.railyard.operator.reconcile;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.dsl.base.PatchContext;
+import io.fabric8.kubernetes.client.dsl.base.PatchType;
+import io.fabric8.kubernetes.client.utils.Serialization;
 import io.javaoperatorsdk.operator.api.reconciler.Context;
 import io.railyard.api.Names;
 import io.railyard.api.TrainingJob;
@@ -62,17 +65,14 @@ final class GangRanks {
         if (annotated && value.equals(labels.get(Names.RANK_LABEL))) {
             return;
         }
-        client.pods().inNamespace(job.getMetadata().getNamespace()).withName(rank.pod()).edit(p -> {
-            p.getMetadata().getLabels().put(Names.RANK_LABEL, value);
-            if (master != null) {
-                if (p.getMetadata().getAnnotations() == null) {
-                    p.getMetadata().setAnnotations(new HashMap<>());
-                }
-                p.getMetadata().getAnnotations().put(Names.NODE_RANK_ANNOTATION, value);
-                p.getMetadata().getAnnotations().put(Names.MASTER_ADDR_ANNOTATION, master);
-            }
-            return p;
-        });
+        // a merge patch, no read first: the operator's role may patch pods, never get one (the cache has them)
+        Map<String, Object> metadata = new HashMap<>();
+        metadata.put("labels", Map.of(Names.RANK_LABEL, value));
+        if (master != null) {
+            metadata.put("annotations", Map.of(Names.NODE_RANK_ANNOTATION, value, Names.MASTER_ADDR_ANNOTATION, master));
+        }
+        client.pods().inNamespace(job.getMetadata().getNamespace()).resource(pod) // the cached pod given: no GET before the patch
+                .patch(PatchContext.of(PatchType.JSON_MERGE), Serialization.asJson(Map.of("metadata", metadata)));
     }
 
     private static int index(Pod pod) {
