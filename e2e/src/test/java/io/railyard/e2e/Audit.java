@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -27,9 +28,14 @@ final class Audit {
 
     /** The operator's requests the API server received at or after {@code since}, each once (at its ResponseComplete). */
     static List<Request> operatorRequests(ControlPlane cluster, Instant since) {
+        return operatorRequests(cluster.auditLog(), since);
+    }
+
+    /** The same, from the audit log of another control plane (railyard up's). */
+    static List<Request> operatorRequests(Path auditLog, Instant since) {
         ObjectMapper json = new ObjectMapper();
         List<Request> requests = new ArrayList<>();
-        try (Stream<String> lines = Files.lines(cluster.auditLog())) {
+        try (Stream<String> lines = Files.lines(auditLog)) {
             for (String line : (Iterable<String>) lines::iterator) {
                 JsonNode event = json.readTree(line);
                 // a watch once, when its answer starts (it completes only when it ends); any other request when it is answered

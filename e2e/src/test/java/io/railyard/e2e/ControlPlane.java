@@ -44,6 +44,21 @@ final class ControlPlane implements AutoCloseable {
     }
 
     static ControlPlane start() {
+        Path binaries = builtOrSkipped();
+        Path dir = REPO.resolve("e2e/target/control-plane");
+        Processes.Result down = Processes.run(REPO, 60, SCRIPT.toString(), "down", "--dir", dir.toString()); // a run killed before its down
+        Processes.Result up = Processes.run(REPO, 300, SCRIPT.toString(), "up", "--dir", dir.toString());
+        if (up.exitCode() != 0) {
+            Assertions.fail("tools/control-plane up failed (" + up.exitCode() + "): " + up.err() + down.err());
+        }
+        return new ControlPlane(dir, binaries);
+    }
+
+    /**
+     * The folder of the built binaries; without them the test is skipped with the line that says how to build them,
+     * except under CI, where it fails.
+     */
+    static Path builtOrSkipped() {
         Path binaries = Path.of(Processes.run(REPO, 10, SCRIPT.toString(), "bin").out().strip());
         if (!Files.isExecutable(binaries.resolve("kube-apiserver")) || !Files.isExecutable(binaries.resolve("kwok"))) {
             String message = "the control plane is not built (" + binaries + "): run tools/control-plane build (needs Go 1.26"
@@ -53,13 +68,7 @@ final class ControlPlane implements AutoCloseable {
             }
             Assumptions.abort(message);
         }
-        Path dir = REPO.resolve("e2e/target/control-plane");
-        Processes.Result down = Processes.run(REPO, 60, SCRIPT.toString(), "down", "--dir", dir.toString()); // a run killed before its down
-        Processes.Result up = Processes.run(REPO, 300, SCRIPT.toString(), "up", "--dir", dir.toString());
-        if (up.exitCode() != 0) {
-            Assertions.fail("tools/control-plane up failed (" + up.exitCode() + "): " + up.err() + down.err());
-        }
-        return new ControlPlane(dir, binaries);
+        return binaries;
     }
 
     /** Takes one process of the cluster away ({@code etcd}, {@code kube-apiserver}, ...), its state kept. */
