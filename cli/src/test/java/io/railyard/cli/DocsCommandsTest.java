@@ -55,6 +55,9 @@ class DocsCommandsTest {
         assertThat(commands).as("the README's first command is among them").contains("./railyard doctor --root examples/nodes/roce-8gpu")
                 .hasSizeGreaterThanOrEqualTo(8);
         for (String command : commands) {
+            if (command.startsWith("./railyard submit ")) {
+                continue; // a cluster's command: the e2e test UpIT submits the shipped examples on railyard up's
+            }
             List<String> args = new ArrayList<>();
             for (String word : command.substring("./railyard ".length()).split("\\s+")) {
                 if (word.equals(">")) {
