@@ -26,6 +26,8 @@ final class ControlPlane implements AutoCloseable {
     final Path kubeconfig;
     final Path binaries;
     final KubernetesClient admin;
+    /** Whether Volcano's scheduler and controllers run beside it. */
+    final boolean volcano;
     /** Each time the API server was started again, until its /readyz answered. */
     final List<Window> apiServerStarts = new CopyOnWriteArrayList<>();
 
@@ -36,7 +38,8 @@ final class ControlPlane implements AutoCloseable {
         }
     }
 
-    private ControlPlane(Path dir, Path binaries) {
+    private ControlPlane(Path dir, Path binaries, boolean volcano) {
+        this.volcano = volcano;
         this.dir = dir;
         this.binaries = binaries;
         this.kubeconfig = dir.resolve("kubeconfig");
@@ -47,11 +50,23 @@ final class ControlPlane implements AutoCloseable {
         Path binaries = builtOrSkipped();
         Path dir = REPO.resolve("e2e/target/control-plane");
         Processes.Result down = Processes.run(REPO, 60, SCRIPT.toString(), "down", "--dir", dir.toString()); // a run killed before its down
-        Processes.Result up = Processes.run(REPO, 300, SCRIPT.toString(), "up", "--dir", dir.toString());
-        if (up.exitCode() != 0) {
-            Assertions.fail("tools/control-plane up failed (" + up.exitCode() + "): " + up.err() + down.err());
+        // Volcano beside it where it is built (.ci/run builds it): VolcanoIT places gangs with it
+        List<String> up = new ArrayList<>(List.of(SCRIPT.toString(), "up", "--dir", dir.toString()));
+        boolean volcano = volcanoBuilt();
+        if (volcano) {
+            up.addAll(List.of("--with", "volcano"));
         }
-        return new ControlPlane(dir, binaries);
+        Processes.Result started = Processes.run(REPO, 300, null, up);
+        if (started.exitCode() != 0) {
+            Assertions.fail("tools/control-plane up failed (" + started.exitCode() + "): " + started.err() + down.err());
+        }
+        return new ControlPlane(dir, binaries, volcano);
+    }
+
+    /** Whether {@code tools/control-plane build --with volcano} has built Volcano. */
+    static boolean volcanoBuilt() {
+        Path volcano = Path.of(Processes.run(REPO, 10, SCRIPT.toString(), "bin", "volcano").out().strip());
+        return Files.isExecutable(volcano.resolve("vc-scheduler")) && Files.isExecutable(volcano.resolve("vc-controller-manager"));
     }
 
     /**

@@ -16,6 +16,11 @@ final class Jobs {
 
     /** A job of {@code nodes} 8-GPU nodes with four RDMA devices each, placed by kube-scheduler on the nodes of a group. */
     static String yaml(String namespace, String name, int nodes, String group) {
+        return yaml(namespace, name, nodes, group, "default");
+    }
+
+    /** The same, its gang placed by {@code scheduler} ({@code default}, {@code volcano}). */
+    static String yaml(String namespace, String name, int nodes, String group, String scheduler) {
         return """
                 apiVersion: railyard.io/v1alpha1
                 kind: TrainingJob
@@ -31,13 +36,13 @@ final class Jobs {
                     devicesPerNode: 4
                     socketInterface: eth0
                   scheduling:
-                    scheduler: default
+                    scheduler: %s
                   runPolicy:
                     backoffLimit: 2
                   podTemplate:
                     nodeSelector:
                       %s: %s
-                """.formatted(name, namespace, nodes, KwokNodes.GROUP, group);
+                """.formatted(name, namespace, nodes, scheduler, KwokNodes.GROUP, group);
     }
 
     /**

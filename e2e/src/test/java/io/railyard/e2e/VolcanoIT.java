@@ -1,0 +1,80 @@
+package io.railyard.e2e;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import java.time.Duration;
+import java.util.List;
+import org.awaitility.Awaitility;
+import org.junit.jupiter.api.Assertions;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/** Gangs placed by the real Volcano scheduler (v1.14.1) through the PodGroups the operator writes: all or nothing. */
+@ExtendWith(RealCluster.class)
+@Order(9)
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class VolcanoIT {
+    /** Long enough for several of Volcano's scheduling cycles (1 s each) to have placed what they would. */
+    private static final Duration HELD = Duration.ofSeconds(10);
+
+    private Installation railyard;
+    private KubernetesClient client;
+    private String namespace;
+
+    @BeforeAll
+    void volcano(Installation railyard) {
+        if (!railyard.cluster.volcano) {
+            String message = "Volcano is not built: tools/control-plane build --with volcano (.ci/run does)";
+            if (System.getenv("RAILYARD_CI") != null) {
+                Assertions.fail(message);
+            }
+            Assumptions.abort(message);
+        }
+        this.railyard = railyard;
+        this.client = railyard.cluster.admin;
+        this.namespace = railyard.jobNamespace("volcano");
+    }
+
+    @Test
+    void aGangWithRoomForThreeOfFourPlacesNoneUntilAFourthNodeAppearsThenAllFour() {
+        List.of("vc-whole-1", "vc-whole-2", "vc-whole-3").forEach(node -> KwokNodes.rdma(client, node, "vc-whole"));
+        railyard.submit(Jobs.yaml(namespace, "whole", 4, "vc-whole", "volcano"));
+        Awaitility.await("the operator's 4 pods of whole").atMost(Duration.ofSeconds(60)).until(() -> Jobs.pods(client, namespace, "whole").size() == 4);
+
+        Awaitility.await("no pod of whole bound while 3 nodes have room").pollDelay(HELD).atMost(HELD.plusSeconds(5))
+                .until(() -> bound(Jobs.pods(client, namespace, "whole")) == 0);
+        Processes.Result status = RailyardProcess.run(railyard.cluster, null, "status", "whole", "-n", namespace);
+        assertThat(status.out()).contains("scheduled 0 of 4");
+
+        KwokNodes.rdma(client, "vc-whole-4", "vc-whole");
+        List<Pod> running = Jobs.awaitRunning(client, namespace, "whole", 4, Duration.ofSeconds(90));
+        assertThat(running).extracting(pod -> pod.getSpec().getNodeName()).containsExactlyInAnyOrder("vc-whole-1", "vc-whole-2", "vc-whole-3", "vc-whole-4");
+        assertThat(running).allSatisfy(pod -> assertThat(pod.getSpec().getSchedulerName()).isEqualTo("volcano"));
+    }
+
+    @Test
+    void twoGangsThatFitAloneButNotTogetherOneRunsTheOtherWaitsWhole() {
+        List.of("vc-pair-1", "vc-pair-2", "vc-pair-3", "vc-pair-4").forEach(node -> KwokNodes.rdma(client, node, "vc-pair"));
+        railyard.submit(Jobs.yaml(namespace, "left", 3, "vc-pair", "volcano"));
+        railyard.submit(Jobs.yaml(namespace, "right", 3, "vc-pair", "volcano"));
+
+        Awaitility.await("one gang of three Running").atMost(Duration.ofSeconds(90)).until(() -> running("left") == 3 || running("right") == 3);
+        String waiting = running("left") == 3 ? "right" : "left";
+        Awaitility.await(waiting + " holds no node while the other runs").pollDelay(HELD).atMost(HELD.plusSeconds(5))
+                .until(() -> bound(Jobs.pods(client, namespace, waiting)) == 0);
+    }
+
+    private long running(String job) {
+        return Jobs.pods(client, namespace, job).stream().filter(pod -> "Running".equals(pod.getStatus().getPhase())).count();
+    }
+
+    private static long bound(List<Pod> pods) {
+        return pods.stream().filter(pod -> pod.getSpec().getNodeName() != null).count();
+    }
+}
