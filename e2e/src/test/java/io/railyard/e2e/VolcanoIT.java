@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.railyard.api.TrainingJob;
 import java.time.Duration;
 import java.util.List;
 import org.awaitility.Awaitility;
@@ -59,7 +60,7 @@ class VolcanoIT {
     }
 
     @Test
-    void twoGangsThatFitAloneButNotTogetherOneRunsTheOtherWaitsWhole() {
+    void twoGangsThatFitAloneButNotTogetherOneRunsTheOtherWaitsWholeUntilTheFirstIsGone() {
         List.of("vc-pair-1", "vc-pair-2", "vc-pair-3", "vc-pair-4").forEach(node -> KwokNodes.rdma(client, node, "vc-pair"));
         railyard.submit(Jobs.yaml(namespace, "left", 3, "vc-pair", "volcano"));
         railyard.submit(Jobs.yaml(namespace, "right", 3, "vc-pair", "volcano"));
@@ -68,6 +69,13 @@ class VolcanoIT {
         String waiting = running("left") == 3 ? "right" : "left";
         Awaitility.await(waiting + " holds no node while the other runs").pollDelay(HELD).atMost(HELD.plusSeconds(5))
                 .until(() -> bound(Jobs.pods(client, namespace, waiting)) == 0);
+
+        String ran = waiting.equals("left") ? "right" : "left";
+        client.resources(TrainingJob.class).inNamespace(namespace).withName(ran).delete(); // its PodGroup goes with it
+        Jobs.awaitRunning(client, namespace, waiting, 3, Duration.ofSeconds(90));
+        Awaitility.await("the PodGroup of " + ran + " deleted").atMost(Duration.ofSeconds(30))
+                .until(() -> client.genericKubernetesResources("scheduling.volcano.sh/v1beta1", "PodGroup").inNamespace(namespace)
+                        .withName(ran).get() == null);
     }
 
     private long running(String job) {
