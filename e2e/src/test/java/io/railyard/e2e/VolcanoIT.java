@@ -50,8 +50,10 @@ class VolcanoIT {
 
         Awaitility.await("no pod of whole bound while 3 nodes have room").pollDelay(HELD).atMost(HELD.plusSeconds(5))
                 .until(() -> bound(Jobs.pods(client, namespace, "whole")) == 0);
-        Processes.Result status = RailyardProcess.run(railyard.cluster, null, "status", "whole", "-n", namespace);
-        assertThat(status.out()).contains("scheduled 0 of 4");
+        Processes.Result status = Awaitility.await("status says why, in Volcano's words").atMost(Duration.ofSeconds(30))
+                .until(() -> RailyardProcess.run(railyard.cluster, null, "status", "whole", "-n", namespace),
+                        said -> said.out().contains("tasks in gang unschedulable"));
+        assertThat(status.out()).contains("scheduled 0 of 4").contains("0 of 4 pods have a node; volcano: ");
 
         KwokNodes.rdma(client, "vc-whole-4", "vc-whole");
         List<Pod> running = Jobs.awaitRunning(client, namespace, "whole", 4, Duration.ofSeconds(90));

@@ -1,6 +1,7 @@
 package io.railyard.operator.reconcile;
 
 import io.fabric8.kubernetes.api.model.Condition;
+import java.util.Optional;
 import io.railyard.api.TrainingJobStatus;
 import io.railyard.operator.model.Conditions;
 import io.railyard.diagnose.logs.RdmaVerdict;
@@ -57,11 +58,13 @@ final class StatusWriter {
         return count == null ? 0 : count;
     }
 
-    void observe(GangState gang) {
+    /** @param schedulerSays why the gang scheduler leaves the gang waiting, in its words, when it says */
+    void observe(GangState gang, Optional<String> schedulerSays) {
         String phase = gang.phase();
         status.phase = phase;
-        set("Scheduled", gang.scheduled() == gang.expected(), gang.scheduled() == gang.expected() ? "AllPodsPlaced" : "Waiting",
-                gang.scheduled() + " of " + gang.expected() + " pods have a node");
+        boolean placed = gang.scheduled() == gang.expected();
+        set("Scheduled", placed, placed ? "AllPodsPlaced" : "Waiting", gang.scheduled() + " of " + gang.expected() + " pods have a node"
+                + (placed ? "" : schedulerSays.map(reason -> "; " + reason).orElse("")));
         boolean running = phase.equals("Running");
         set("Running", running, running ? "AllRanksRunning" : "Waiting", gang.running() + " of " + gang.expected() + " pods running");
         if (running && status.startTime == null) {

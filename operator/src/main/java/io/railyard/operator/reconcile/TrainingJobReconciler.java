@@ -234,7 +234,7 @@ public final class TrainingJobReconciler implements Reconciler<TrainingJob>, Cle
         }
         status.ranks = GangRanks.of(context, client, job, pods, gang);
         status.gpus = nodeCount * job.getSpec().gpusPerNode;
-        writer.observe(gang);
+        writer.observe(gang, SchedulerReason.of(context, job));
         if (!spares.isEmpty() || SparePods.desired(job, defaults) > 0) { // a job without spares pays nothing for them
             Set<String> taken = PodExpectations.names(context.getSecondaryResources(Pod.class));
             status.spares = SparePool.keep(client, GangRuns.planned(job, status), defaults, spares, taken, status.phase, nodes, clock.instant());
