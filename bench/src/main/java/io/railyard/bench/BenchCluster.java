@@ -142,14 +142,14 @@ final class BenchCluster implements AutoCloseable {
         return (System.nanoTime() - start) / 1e9;
     }
 
-    private List<Pod> peerPods(TrainingJob job, String label) {
+    List<Pod> peerPods(TrainingJob job, String label) {
         TrainingJob renamed = new TrainingJob();
         renamed.setMetadata(new ObjectMetaBuilder().withName(label).withNamespace("peer").build());
         renamed.setSpec(job.getSpec());
         return TrainingJobModel.desired(renamed, defaults).objects().stream().filter(Pod.class::isInstance).map(Pod.class::cast).toList();
     }
 
-    private void createAll(List<Pod> pods) {
+    void createAll(List<Pod> pods) {
         try (ExecutorService creators = Executors.newFixedThreadPool(16)) {
             for (Pod pod : pods) {
                 creators.submit(() -> observer.resource(pod).create());

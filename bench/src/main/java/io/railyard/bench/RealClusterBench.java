@@ -24,7 +24,7 @@ import java.util.concurrent.Executors;
  * Arguments: KUBECONFIG [LARGEST] [ROUNDS] [STRATEGIES] (defaults 1024, 3, Recreate,InPlace).
  */
 public final class RealClusterBench {
-    private static final String POOL = "gang";
+    static final String POOL = "gang";
 
     private RealClusterBench() {}
 
@@ -100,7 +100,7 @@ public final class RealClusterBench {
     }
 
     /** Deletes a job and the plain client's pods, and waits until both are gone (the job's finalizer released). */
-    private static void remove(BenchCluster cluster, String job, String peer) throws Exception {
+    static void remove(BenchCluster cluster, String job, String peer) throws Exception {
         KubernetesClient observer = cluster.observer;
         observer.resources(TrainingJob.class).inNamespace("bench").withName(job).delete();
         observer.pods().inNamespace("peer").withLabel(Names.JOB_LABEL, peer).delete();
@@ -120,7 +120,7 @@ public final class RealClusterBench {
     }
 
     /** Nodes KWOK keeps Ready, shaped as the agent labels an 8-GPU RDMA node. */
-    private static void kwokPool(KubernetesClient client, int count) throws Exception {
+    static void kwokPool(KubernetesClient client, int count) throws Exception {
         try (ExecutorService creators = Executors.newFixedThreadPool(16)) {
             for (int i = 0; i < count; i++) {
                 String name = poolNode(i);
