@@ -69,7 +69,8 @@ final class UpCommand implements Callable<Integer> {
             out.printf("railyard up: %d node%s of %s, scheduler %s, in %d s%n", nodes, nodes == 1 ? "" : "s", shape, scheduler,
                     started.took().toSeconds());
             out.println("next: railyard submit -f examples/trainingjobs/llama70b-roce.yaml --wait");
-            out.println("then: railyard up fault " + started.node() + " " + started.hca() + "   (a port down: the gang restarts off that node)");
+            out.println("then: railyard up fault " + started.node() + " " + started.hca() + "   (a port down; on a node of a running gang,"
+                    + " which railyard status NAME -n NAMESPACE lists, the gang restarts off it)");
             out.println("export KUBECONFIG=" + up.sandbox().kubeconfig());
             return 0;
         } catch (SandboxException e) {
