@@ -21,7 +21,12 @@ final class Jobs {
 
     /** The same, its gang placed by {@code scheduler} ({@code default}, {@code volcano}). */
     static String yaml(String namespace, String name, int nodes, String group, String scheduler) {
-        return """
+        return yaml(namespace, name, nodes, group, scheduler, null);
+    }
+
+    /** The same, in the scheduler's {@code queue} where one is named. */
+    static String yaml(String namespace, String name, int nodes, String group, String scheduler, String queue) {
+        String job = """
                 apiVersion: railyard.io/v1alpha1
                 kind: TrainingJob
                 metadata:
@@ -43,6 +48,7 @@ final class Jobs {
                     nodeSelector:
                       %s: %s
                 """.formatted(name, namespace, nodes, scheduler, KwokNodes.GROUP, group);
+        return queue == null ? job : job.replace("    scheduler: " + scheduler + "\n", "    scheduler: " + scheduler + "\n    queue: " + queue + "\n");
     }
 
     /**

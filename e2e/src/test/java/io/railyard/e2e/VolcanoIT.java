@@ -2,11 +2,13 @@ package io.railyard.e2e;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.fabric8.kubernetes.api.model.GenericKubernetesResourceBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.railyard.api.TrainingJob;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Assertions;
 import org.junit.jupiter.api.Assumptions;
@@ -78,6 +80,25 @@ class VolcanoIT {
         Awaitility.await("the PodGroup of " + ran + " deleted").atMost(Duration.ofSeconds(30))
                 .until(() -> client.genericKubernetesResources("scheduling.volcano.sh/v1beta1", "PodGroup").inNamespace(namespace)
                         .withName(ran).get() == null);
+    }
+
+    @Test
+    void aQueueFullWithOneJobAdmitsTheNextOnlyWhenTheFirstHasFinished() {
+        List.of("vc-queue-1", "vc-queue-2", "vc-queue-3", "vc-queue-4").forEach(node -> KwokNodes.rdma(client, node, "vc-queue"));
+        client.resource(new GenericKubernetesResourceBuilder().withApiVersion("scheduling.volcano.sh/v1beta1").withKind("Queue")
+                .withNewMetadata().withName("two-nodes").endMetadata()
+                .addToAdditionalProperties("spec", Map.of("weight", 1, "reclaimable", false, "capability", Map.of("nvidia.com/gpu", "16")))
+                .build()).create();
+        railyard.submit(Jobs.yaml(namespace, "first", 2, "vc-queue", "volcano", "two-nodes"));
+        List<Pod> first = Jobs.awaitRunning(client, namespace, "first", 2, Duration.ofSeconds(90));
+        railyard.submit(Jobs.yaml(namespace, "second", 2, "vc-queue", "volcano", "two-nodes"));
+
+        Awaitility.await("second holds no node while first fills the queue, two nodes free").pollDelay(HELD).atMost(HELD.plusSeconds(5))
+                .until(() -> Jobs.pods(client, namespace, "second").size() == 2 && bound(Jobs.pods(client, namespace, "second")) == 0);
+        first.forEach(pod -> KwokNodes.exit(client, namespace, pod.getMetadata().getName(), 0));
+        Awaitility.await("first Succeeded").atMost(Duration.ofSeconds(60))
+                .until(() -> "Succeeded".equals(Jobs.get(client, namespace, "first").getStatus().phase));
+        Jobs.awaitRunning(client, namespace, "second", 2, Duration.ofSeconds(90));
     }
 
     private long running(String job) {
