@@ -32,3 +32,19 @@ start_mock_server() {
   until grep -q '^http' "$work/mock.url"; do sleep 0.1; done
   mock_url=$(grep -m1 '^http' "$work/mock.url")
 }
+
+# A control plane of tools/control-plane in $work/cp (its extra parts, e.g. --with volcano, as arguments) with the CRD
+# applied and the namespaces bench and peer at the privileged level; taken down when the script exits. Needs $work.
+real_control_plane() {
+  [ -x "$(tools/control-plane bin)/kube-apiserver" ] || { echo "the control plane is not built: tools/control-plane build" >&2; exit 1; }
+  trap 'tools/control-plane down --dir "$work/cp" >/dev/null 2>&1; rm -rf "$work"' EXIT
+  tools/control-plane up --dir "$work/cp" "$@" >/dev/null
+  local kubectl=("$(tools/control-plane bin)/kubectl" --kubeconfig "$work/cp/kubeconfig") ns
+  "${kubectl[@]}" apply --server-side -k deploy/crds >/dev/null
+  "${kubectl[@]}" wait --for condition=Established crd/trainingjobs.railyard.io >/dev/null
+  for ns in bench peer; do
+    "${kubectl[@]}" create namespace "$ns" >/dev/null
+    "${kubectl[@]}" label namespace "$ns" pod-security.kubernetes.io/enforce=privileged >/dev/null
+    until "${kubectl[@]}" get serviceaccount default -n "$ns" >/dev/null 2>&1; do sleep 0.2; done
+  done
+}

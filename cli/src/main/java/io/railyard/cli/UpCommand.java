@@ -83,7 +83,7 @@ final class UpCommand implements Callable<Integer> {
     static Path home() {
         String home = System.getProperty("railyard.home");
         if (home == null) {
-            throw new Railyard.UsageException("it runs from a clone of Railyard: ./railyard " + "up (its tools/, deploy/ and examples/ are needed)");
+            throw new Railyard.UsageException("it runs from a clone of Railyard: ./railyard up (its tools/, deploy/ and examples/ are needed)");
         }
         return Path.of(home);
     }

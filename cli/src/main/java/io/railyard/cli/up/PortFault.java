@@ -12,11 +12,11 @@ public final class PortFault {
 
     /** Writes the port's {@code state} and {@code phys_state}; returns what a user is told. */
     public static String write(Sandbox sandbox, String node, String hca, int port, boolean down) {
-        sandbox.settings(); // no sandbox: said before anything is looked for
+        int nodes = Integer.parseInt(sandbox.settings().getProperty("nodes")); // no sandbox: said before anything is looked for
         Path root = sandbox.nodeRoot(node);
         if (!Files.isDirectory(root)) {
             throw new SandboxException("no node " + node + " in the cluster of railyard up in " + sandbox.dir() + ": its nodes are rdma-0 to rdma-"
-                    + (Integer.parseInt(sandbox.settings().getProperty("nodes")) - 1));
+                    + (nodes - 1));
         }
         Path hcas = root.resolve("sys/class/infiniband");
         Path ports = hcas.resolve(hca).resolve("ports");
