@@ -12,10 +12,12 @@ public class SchedulingSpec {
     public enum Scheduler {
         @JsonProperty("default") DEFAULT,
         @JsonProperty("volcano") VOLCANO,
-        @JsonProperty("kueue") KUEUE
+        @JsonProperty("kueue") KUEUE,
+        @JsonProperty("kubernetes") KUBERNETES
     }
 
-    @JsonPropertyDescription("default (no gang: pods can deadlock), volcano (PodGroup) or kueue (queue label and pod group).")
+    @JsonPropertyDescription("default (no gang: pods can deadlock), volcano (PodGroup), kueue (queue label and pod group) or kubernetes"
+            + " (the cluster's own Workload and PodGroup, scheduling.k8s.io/v1beta1).")
     public Scheduler scheduler;
 
     @JsonPropertyDescription("The Volcano queue or Kueue LocalQueue.")

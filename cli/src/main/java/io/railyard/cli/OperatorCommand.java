@@ -15,6 +15,7 @@ import io.javaoperatorsdk.operator.api.config.LeaderElectionConfiguration;
 import io.javaoperatorsdk.operator.api.config.LeaderElectionConfigurationBuilder;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import io.railyard.operator.model.OperatorDefaults;
+import io.railyard.operator.model.WorkloadGangModel;
 import io.railyard.operator.model.RestartStrategies;
 import org.slf4j.LoggerFactory;
 import io.railyard.operator.reconcile.LenientReading;
@@ -73,7 +74,7 @@ final class OperatorCommand implements Callable<Integer> {
         OperatorDefaults defaults = installation.defaults();
         KubernetesSerialization serialization = LenientReading.serialization(); // one unreadable job must not stop the others
         KubernetesClient client = kube.connect(serialization); // fails in one line, before the operator's threads start
-        defaults = defaults.withInPlaceRestart(inPlaceServed(client)).withNetworkPolicy(networkPolicy);
+        defaults = defaults.withInPlaceRestart(inPlaceServed(client)).withNetworkPolicy(networkPolicy).withWorkloadGangs(workloadGangsServed(client));
         Operator operator = new Operator(o -> {
             o.withKubernetesClient(client).withResourceCloner(LenientReading.cloner(serialization))
                     // a real API server answers 429 "storage is (re)initializing" for a while after the CRD is established
@@ -109,6 +110,15 @@ final class OperatorCommand implements Callable<Integer> {
     }
 
     /** Decided once at start, and said: a restart strategy of Auto follows it. */
+    /** Whether the cluster serves Kubernetes' own gangs (scheduling.k8s.io/v1beta1 Workload and PodGroup), from discovery. */
+    static boolean workloadGangsServed(KubernetesClient client) {
+        try {
+            return client.supports(WorkloadGangModel.API_VERSION, "Workload") && client.supports(WorkloadGangModel.API_VERSION, "PodGroup");
+        } catch (RuntimeException e) {
+            return false;
+        }
+    }
+
     private boolean inPlaceServed(KubernetesClient client) {
         String version = inPlaceRestart == InPlaceRestart.auto ? serverVersion(client) : "";
         boolean served = switch (inPlaceRestart) {

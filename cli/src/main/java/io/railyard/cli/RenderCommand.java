@@ -6,6 +6,7 @@ import io.fabric8.kubernetes.client.utils.Serialization;
 import io.railyard.api.TrainingJob;
 import io.railyard.operator.model.OperatorDefaults;
 import io.railyard.operator.model.RestartStrategies;
+import io.railyard.operator.model.WorkloadGangModel;
 import io.railyard.operator.model.SparePods;
 import io.railyard.operator.model.TrainingJobModel;
 import java.io.PrintWriter;
@@ -43,7 +44,8 @@ final class RenderCommand implements Callable<Integer> {
     Output output;
 
     @Option(names = "--kube-version", defaultValue = KUBE_VERSION, paramLabel = "MAJOR.MINOR",
-            description = "The cluster's Kubernetes version: from " + RestartStrategies.IN_PLACE_SINCE + " pods restart in place (default: ${DEFAULT-VALUE}).")
+            description = "The cluster's Kubernetes version: from " + RestartStrategies.IN_PLACE_SINCE + " pods restart in place, from "
+                    + WorkloadGangModel.SERVED_SINCE + " scheduler kubernetes gangs (with its gate on) (default: ${DEFAULT-VALUE}).")
     String kubeVersion;
 
     /** The newest Kubernetes release the operator knows. */
@@ -62,7 +64,8 @@ final class RenderCommand implements Callable<Integer> {
         }
         List<TrainingJob> jobs = JobFile.readValid(file, "render", System.in);
         PrintWriter err = spec.commandLine().getErr();
-        OperatorDefaults defaults = installation.defaults().withInPlaceRestart(RestartStrategies.servedBy(kubeVersion));
+        OperatorDefaults defaults = installation.defaults().withInPlaceRestart(RestartStrategies.servedBy(kubeVersion))
+                .withWorkloadGangs(WorkloadGangModel.servedBy(kubeVersion));
         PrintWriter out = spec.commandLine().getOut();
         if (output == Output.json) {
             out.println(Serialization.asJson(new KubernetesListBuilder().withItems(objects(jobs, defaults, err, object -> object).toList()).build()));

@@ -49,7 +49,8 @@ final class SubmitCommand implements Callable<Integer> {
         }
         PrintWriter out = spec.commandLine().getOut();
         try (KubernetesClient client = kube.connect()) {
-            OperatorDefaults defaults = OperatorDefaults.STANDARD.withInPlaceRestart(inPlaceServed(client));
+            OperatorDefaults defaults = OperatorDefaults.STANDARD.withInPlaceRestart(inPlaceServed(client))
+                    .withWorkloadGangs(OperatorCommand.workloadGangsServed(client));
             for (TrainingJob job : jobs) {
                 TrainingJobModel.owned(job, defaults).warnings() // the warnings need none of the pods built
                         .forEach(warning -> spec.commandLine().getErr().println("submit: warning: " + job.getMetadata().getName() + ": " + warning));

@@ -24,7 +24,8 @@ import picocli.CommandLine.Spec;
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {"0:the cluster is up", "1:a part did not start (the message names its log)", "2:usage error"})
 final class UpCommand implements Callable<Integer> {
-    static final List<String> SCHEDULERS = List.of("volcano", "none");
+    /** The gang schedulers this command starts beside kube-scheduler; the shipped examples name both. */
+    static final List<String> SCHEDULERS = List.of("volcano", "kueue");
 
     @Spec
     CommandSpec spec;
@@ -36,9 +37,10 @@ final class UpCommand implements Callable<Integer> {
             + " its trainers log a real NCCL log of that link layer (RoCE's: one where GPUDirect RDMA was off).")
     String shape;
 
-    @Option(names = "--scheduler", defaultValue = "volcano",
-            description = "The gang scheduler: volcano (the shipped examples' own; built once beside the control plane) or none (default: ${DEFAULT-VALUE}).")
-    String scheduler;
+    @Option(names = "--scheduler", defaultValue = "volcano,kueue", split = ",",
+            description = "The gang schedulers beside kube-scheduler, each built once beside the control plane: volcano, kueue, both,"
+                    + " or none (default: ${DEFAULT-VALUE}, as the shipped examples name them).")
+    List<String> schedulers;
 
     @Option(names = "--run-seconds", defaultValue = "30", description = "How long each trainer runs before it exits 0 (default: ${DEFAULT-VALUE}).")
     long runSeconds;
@@ -56,18 +58,21 @@ final class UpCommand implements Callable<Integer> {
         if (runSeconds < 1) {
             throw new Railyard.UsageException("--run-seconds " + runSeconds + " is too short: give 1 or more");
         }
-        if (!SCHEDULERS.contains(scheduler)) {
-            throw new Railyard.UsageException("--scheduler " + scheduler + " is not one this command starts: one of " + String.join(", ", SCHEDULERS)
-                    + (List.of("kueue", "kubernetes").contains(scheduler) ? " (" + scheduler + " is not built into railyard up yet)" : ""));
+        List<String> extras = schedulers.equals(List.of("none")) ? List.of() : schedulers.stream().distinct().toList();
+        for (String scheduler : extras) {
+            if (!SCHEDULERS.contains(scheduler)) {
+                throw new Railyard.UsageException("--scheduler " + scheduler + " is not one this command starts: volcano, kueue, volcano,kueue or none"
+                        + (scheduler.equals("kubernetes") ? " (kube-scheduler always runs; its own gangs are not in railyard up yet)" : ""));
+            }
         }
         try {
             SandboxUp up = new SandboxUp(UpCommand.home(), sandbox(dir), message -> {
                 err.println("up: " + message);
                 err.flush();
             });
-            SandboxUp.Started started = up.start(new SandboxUp.Settings(nodes, shape, scheduler, Duration.ofSeconds(runSeconds)));
-            out.printf("railyard up: %d node%s of %s, scheduler %s, in %d s%n", nodes, nodes == 1 ? "" : "s", shape, scheduler,
-                    started.took().toSeconds());
+            SandboxUp.Started started = up.start(new SandboxUp.Settings(nodes, shape, extras, Duration.ofSeconds(runSeconds)));
+            out.printf("railyard up: %d node%s of %s, gang schedulers %s, in %d s%n", nodes, nodes == 1 ? "" : "s", shape,
+                    extras.isEmpty() ? "none" : String.join(" and ", extras), started.took().toSeconds());
             out.println("next: railyard submit -f examples/trainingjobs/llama70b-roce.yaml --wait");
             out.println("then: railyard up fault " + started.node() + " " + started.hca() + "   (a port down; on a node of a running gang,"
                     + " which railyard status NAME -n NAMESPACE lists, the gang restarts off it)");

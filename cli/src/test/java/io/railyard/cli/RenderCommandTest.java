@@ -29,6 +29,22 @@ class RenderCommandTest {
     }
 
     @Test
+    void schedulerKubernetesRendersTheWorkloadAndPodGroupOf137AndWarnsForAnOlderCluster() throws Exception {
+        Path job = Files.writeString(dir.resolve("job.yaml"), "apiVersion: railyard.io/v1alpha1\nkind: TrainingJob\nmetadata: {name: j, namespace: ns}\n"
+                + "spec: {image: p, script: t.py, nodes: 2, gpusPerNode: 8, rdma: {devicesPerNode: 8}, scheduling: {scheduler: kubernetes}}\n");
+
+        CommandRun current = CommandRun.of("render", "-f", job.toString(), "--kube-version", "1.37");
+        CommandRun old = CommandRun.of("render", "-f", job.toString(), "--kube-version", "1.36");
+
+        assertThat(current.err()).isEmpty();
+        assertThat(current.out()).contains("apiVersion: \"scheduling.k8s.io/v1beta1\"\nkind: \"Workload\"",
+                "apiVersion: \"scheduling.k8s.io/v1beta1\"\nkind: \"PodGroup\"", "minCount: 2", "podGroupName: \"j\"");
+        assertThat(old.exitCode()).isZero();
+        assertThat(old.err()).startsWith("render: warning: spec.scheduling.scheduler is kubernetes but this cluster does not serve"
+                + " scheduling.k8s.io/v1beta1 Workload and PodGroup");
+    }
+
+    @Test
     void theKubeVersionDecidesWhetherPodsRestartInPlace() throws Exception {
         Path job = Files.writeString(dir.resolve("job.yaml"), "apiVersion: railyard.io/v1alpha1\nkind: TrainingJob\nmetadata: {name: j, namespace: ns}\n"
                 + "spec: {image: p, script: t.py, nodes: 2, gpusPerNode: 8, rdma: {devicesPerNode: 8}, scheduling: {scheduler: volcano},"
@@ -155,7 +171,7 @@ class RenderCommandTest {
                 "render: " + jobs + " (document 1): spec.rdma.devicesPerNodes: unknown field",
                 "render: " + jobs + " (document 2): spec.nodes: 'two' is not an integer",
                 "render: " + jobs + " (document 3): spec.nodes: 99999999999 is out of range (at most 2147483647)",
-                "render: " + jobs + " (document 3): spec.scheduling.scheduler: 'slurm' is not one of default, volcano, kueue",
+                "render: " + jobs + " (document 3): spec.scheduling.scheduler: 'slurm' is not one of default, volcano, kueue, kubernetes",
                 "render: " + jobs + " (document 4): spec.preflight.minLineRatePercent: must be between 1 and 100",
                 "render: " + jobs + " (document 4): spec.preflight.timeoutSeconds: must be at least 10");
     }

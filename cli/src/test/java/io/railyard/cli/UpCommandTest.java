@@ -13,11 +13,10 @@ class UpCommandTest {
 
     @Test
     void aSchedulerUpDoesNotStartIsNamedWithTheOnesItDoes() {
-        CommandRun run = CommandRun.of("up", "--scheduler", "kueue", "--dir", dir.toString());
+        CommandRun run = CommandRun.of("up", "--scheduler", "volcano,yunikorn", "--dir", dir.toString());
 
         assertThat(run.exitCode()).isEqualTo(2);
-        assertThat(run.err().strip()).isEqualTo("up: --scheduler kueue is not one this command starts: one of volcano, none"
-                + " (kueue is not built into railyard up yet)");
+        assertThat(run.err().strip()).isEqualTo("up: --scheduler yunikorn is not one this command starts: volcano, kueue, volcano,kueue or none");
     }
 
     @Test

@@ -9,6 +9,7 @@ import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.stream.Stream;
 import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.Assertions;
 import org.junit.jupiter.api.Assumptions;
@@ -28,6 +29,8 @@ final class ControlPlane implements AutoCloseable {
     final KubernetesClient admin;
     /** Whether Volcano's scheduler and controllers run beside it. */
     final boolean volcano;
+    /** Whether Kueue's controller manager runs beside it. */
+    final boolean kueue;
     /** Each time the API server was started again, until its /readyz answered. */
     final List<Window> apiServerStarts = new CopyOnWriteArrayList<>();
 
@@ -38,8 +41,9 @@ final class ControlPlane implements AutoCloseable {
         }
     }
 
-    private ControlPlane(Path dir, Path binaries, boolean volcano) {
+    private ControlPlane(Path dir, Path binaries, boolean volcano, boolean kueue) {
         this.volcano = volcano;
+        this.kueue = kueue;
         this.dir = dir;
         this.binaries = binaries;
         this.kubeconfig = dir.resolve("kubeconfig");
@@ -50,23 +54,27 @@ final class ControlPlane implements AutoCloseable {
         Path binaries = builtOrSkipped();
         Path dir = REPO.resolve("e2e/target/control-plane");
         Processes.Result down = Processes.run(REPO, 60, SCRIPT.toString(), "down", "--dir", dir.toString()); // a run killed before its down
-        // Volcano beside it where it is built (.ci/run builds it): VolcanoIT places gangs with it
+        // Volcano and Kueue beside it where they are built (.ci/run builds them): VolcanoIT and KueueIT place gangs with them
         List<String> up = new ArrayList<>(List.of(SCRIPT.toString(), "up", "--dir", dir.toString()));
-        boolean volcano = volcanoBuilt();
+        boolean volcano = built("volcano", "vc-scheduler", "vc-controller-manager");
+        boolean kueue = built("kueue", "kueue");
         if (volcano) {
             up.addAll(List.of("--with", "volcano"));
+        }
+        if (kueue) {
+            up.addAll(List.of("--with", "kueue"));
         }
         Processes.Result started = Processes.run(REPO, 300, null, up);
         if (started.exitCode() != 0) {
             Assertions.fail("tools/control-plane up failed (" + started.exitCode() + "): " + started.err() + down.err());
         }
-        return new ControlPlane(dir, binaries, volcano);
+        return new ControlPlane(dir, binaries, volcano, kueue);
     }
 
-    /** Whether {@code tools/control-plane build --with volcano} has built Volcano. */
-    static boolean volcanoBuilt() {
-        Path volcano = Path.of(Processes.run(REPO, 10, SCRIPT.toString(), "bin", "volcano").out().strip());
-        return Files.isExecutable(volcano.resolve("vc-scheduler")) && Files.isExecutable(volcano.resolve("vc-controller-manager"));
+    /** Whether {@code tools/control-plane build --with <extra>} has built it: its binaries are there. */
+    static boolean built(String extra, String... binaries) {
+        Path folder = Path.of(Processes.run(REPO, 10, SCRIPT.toString(), "bin", extra).out().strip());
+        return Stream.of(binaries).allMatch(binary -> Files.isExecutable(folder.resolve(binary)));
     }
 
     /**

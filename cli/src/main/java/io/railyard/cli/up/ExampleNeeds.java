@@ -1,5 +1,6 @@
 package io.railyard.cli.up;
 
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResourceBuilder;
 import io.fabric8.kubernetes.api.model.PersistentVolumeBuilder;
 import io.fabric8.kubernetes.api.model.PersistentVolumeClaimBuilder;
@@ -15,6 +16,7 @@ import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
 import java.util.SortedSet;
 import java.util.TreeSet;
@@ -23,15 +25,19 @@ import java.util.stream.Stream;
 /**
  * What the shipped TrainingJobs of {@code examples/trainingjobs} take as given on a cluster, read from them: their
  * namespaces, the claims of their datasets and models (each bound to a volume of its own), the host paths they mount (the
- * operator allows them: KWOK mounts nothing), their priority classes, the Volcano queues the Volcano ones name.
+ * operator allows them: KWOK mounts nothing), their priority classes, the Volcano queues the Volcano ones name, and the
+ * Kueue LocalQueues (namespace/name) the Kueue ones name, all in one ClusterQueue of the sandbox's nodes.
  */
-record ExampleNeeds(SortedSet<String> namespaces, SortedSet<String> claims, SortedSet<String> queues, SortedSet<String> hostPaths,
-                    SortedSet<String> priorityClasses) {
+record ExampleNeeds(SortedSet<String> namespaces, SortedSet<String> claims, SortedSet<String> volcanoQueues, SortedSet<String> kueueQueues,
+                    SortedSet<String> hostPaths, SortedSet<String> priorityClasses) {
+    /** The ClusterQueue, ResourceFlavor and Topology of the sandbox's Kueue. */
+    static final String CLUSTER_QUEUE = "railyard-up";
     /** Above the default of 0, below the system's own classes. */
     private static final int PRIORITY = 1000;
+    private static final String KUEUE = "kueue.x-k8s.io/v1beta2";
 
     static ExampleNeeds of(Path examples) {
-        ExampleNeeds needs = new ExampleNeeds(new TreeSet<>(), new TreeSet<>(), new TreeSet<>(), new TreeSet<>(), new TreeSet<>());
+        ExampleNeeds needs = new ExampleNeeds(new TreeSet<>(), new TreeSet<>(), new TreeSet<>(), new TreeSet<>(), new TreeSet<>(), new TreeSet<>());
         try (Stream<Path> files = Files.list(examples)) {
             for (Path file : files.filter(f -> f.toString().endsWith(".yaml")).sorted().toList()) {
                 try (InputStream in = Files.newInputStream(file)) {
@@ -54,14 +60,20 @@ record ExampleNeeds(SortedSet<String> namespaces, SortedSet<String> claims, Sort
         if (job.getSpec().scheduling != null && job.getSpec().scheduling.priorityClassName != null) {
             priorityClasses.add(job.getSpec().scheduling.priorityClassName);
         }
-        if (job.getSpec().scheduling != null && job.getSpec().scheduling.scheduler == SchedulingSpec.Scheduler.VOLCANO
-                && job.getSpec().scheduling.queue != null) {
-            queues.add(job.getSpec().scheduling.queue);
+        SchedulingSpec scheduling = job.getSpec().scheduling;
+        if (scheduling != null && scheduling.queue != null && scheduling.scheduler == SchedulingSpec.Scheduler.VOLCANO) {
+            volcanoQueues.add(scheduling.queue);
+        }
+        if (scheduling != null && scheduling.queue != null && scheduling.scheduler == SchedulingSpec.Scheduler.KUEUE) {
+            kueueQueues.add(namespace + "/" + scheduling.queue);
         }
     }
 
-    /** Makes them: the namespaces at the README's level, each claim bound to a hostPath volume under the sandbox, the queues. */
-    void prepare(KubernetesClient admin, SandboxInstall install, Sandbox sandbox, boolean volcano) {
+    /**
+     * Makes them: the namespaces at the README's level, each claim bound to a hostPath volume under the sandbox, the
+     * queues of the {@code schedulers} started; Kueue's ClusterQueue holds {@code quota}, what the sandbox's nodes hold.
+     */
+    void prepare(KubernetesClient admin, SandboxInstall install, Sandbox sandbox, List<String> schedulers, Map<String, Quantity> quota) {
         namespaces.forEach(install::jobNamespace);
         for (String claim : claims) {
             String namespace = claim.substring(0, claim.indexOf('/'));
@@ -88,13 +100,45 @@ record ExampleNeeds(SortedSet<String> namespaces, SortedSet<String> claims, Sort
                     .withValue(PRIORITY).withDescription("named by a shipped example of Railyard").build())
                     .fieldManager(SandboxInstall.FIELD_MANAGER).serverSideApply();
         }
-        if (volcano) {
-            for (String queue : queues) {
-                admin.resource(new GenericKubernetesResourceBuilder().withApiVersion("scheduling.volcano.sh/v1beta1").withKind("Queue")
+        if (schedulers.contains("kueue")) {
+            kueue(admin, quota);
+        }
+        if (schedulers.contains("volcano")) {
+            for (String queue : volcanoQueues) {
+                apply(admin, new GenericKubernetesResourceBuilder().withApiVersion("scheduling.volcano.sh/v1beta1").withKind("Queue")
                         .withNewMetadata().withName(queue).endMetadata()
-                        .addToAdditionalProperties("spec", Map.of("weight", 1, "reclaimable", true)).build())
-                        .fieldManager(SandboxInstall.FIELD_MANAGER).serverSideApply();
+                        .addToAdditionalProperties("spec", Map.of("weight", 1, "reclaimable", true)).build());
             }
         }
+    }
+
+    /**
+     * A Topology of hosts and a flavor of the sandbox's nodes with it (so that Kueue admits a gang only where every pod
+     * fits: its topology-aware scheduling counts each node's room), one ClusterQueue of the nodes' capacity, and the
+     * examples' LocalQueues in it.
+     */
+    private void kueue(KubernetesClient admin, Map<String, Quantity> quota) {
+        apply(admin, kueue("Topology", CLUSTER_QUEUE, null, Map.of("levels", List.of(Map.of("nodeLabel", "kubernetes.io/hostname")))));
+        apply(admin, kueue("ResourceFlavor", CLUSTER_QUEUE, null, Map.of("nodeLabels", Map.of(SandboxNodes.SANDBOX_LABEL, "true"),
+                "topologyName", CLUSTER_QUEUE)));
+        List<Map<String, Object>> resources = quota.entrySet().stream()
+                .map(entry -> Map.<String, Object>of("name", entry.getKey(), "nominalQuota", entry.getValue().toString())).toList();
+        apply(admin, kueue("ClusterQueue", CLUSTER_QUEUE, null, Map.of("namespaceSelector", Map.of(),
+                "preemption", Map.of("withinClusterQueue", "LowerPriority"),
+                "resourceGroups", List.of(Map.of("coveredResources", List.copyOf(quota.keySet()),
+                        "flavors", List.of(Map.of("name", CLUSTER_QUEUE, "resources", resources)))))));
+        for (String queue : kueueQueues) {
+            apply(admin, kueue("LocalQueue", queue.substring(queue.indexOf('/') + 1), queue.substring(0, queue.indexOf('/')),
+                    Map.of("clusterQueue", CLUSTER_QUEUE)));
+        }
+    }
+
+    private static GenericKubernetesResource kueue(String kind, String name, String namespace, Map<String, Object> spec) {
+        return new GenericKubernetesResourceBuilder().withApiVersion(KUEUE).withKind(kind)
+                .withNewMetadata().withName(name).withNamespace(namespace).endMetadata().addToAdditionalProperties("spec", spec).build();
+    }
+
+    private static void apply(KubernetesClient admin, GenericKubernetesResource object) {
+        admin.resource(object).fieldManager(SandboxInstall.FIELD_MANAGER).serverSideApply();
     }
 }

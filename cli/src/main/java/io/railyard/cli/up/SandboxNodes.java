@@ -11,6 +11,7 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
@@ -20,6 +21,9 @@ import java.util.stream.Stream;
  * of {@code examples/nodes}, symlinks as the kernel makes them, which its agent reads and a planted fault changes.
  */
 final class SandboxNodes {
+    /** Every node of the sandbox carries it: the workload player's nodes, Kueue's flavor. */
+    static final String SANDBOX_LABEL = "railyard.io/sandbox";
+
     private SandboxNodes() {}
 
     /** The shapes shipped, each a folder of {@code examples/nodes} (a broken one is not a node to train on). */
@@ -54,19 +58,26 @@ final class SandboxNodes {
         }
     }
 
+    /** What {@code nodes} nodes of this tree hold: their CPUs, memory, GPUs and RDMA ports (pods aside). */
+    static Map<String, Quantity> capacity(Path root, int nodes) {
+        NodeInventory inventory = NodeDiscovery.discover(root);
+        Map<String, Quantity> capacity = new LinkedHashMap<>();
+        capacity.put("cpu", new Quantity(String.valueOf(192 * nodes)));
+        capacity.put("memory", new Quantity(2 * nodes + "Ti"));
+        capacity.put("nvidia.com/gpu", new Quantity(String.valueOf(inventory.gpus().size() * nodes)));
+        capacity.put("rdma/rdma", new Quantity(String.valueOf(inventory.ports().size() * nodes)));
+        return capacity;
+    }
+
     /**
      * The KWOK node for a tree: the GPUs and RDMA ports the tree shows as the capacity the device plugins would have
      * registered with a kubelet (there is none), and what a 1.37 kubelet declares for in-place restarts.
      */
     static Node create(KubernetesClient admin, String name, Path root) {
-        NodeInventory inventory = NodeDiscovery.discover(root);
         NodeBuilder node = new NodeBuilder().withNewMetadata().withName(name)
                 .addToAnnotations("kwok.x-k8s.io/node", "fake")
-                .addToLabels(Map.of("kubernetes.io/hostname", name, "type", "kwok", "railyard.io/sandbox", "true")).endMetadata()
-                .withNewStatus().addToCapacity("cpu", new Quantity("192")).addToCapacity("memory", new Quantity("2Ti"))
-                .addToCapacity("pods", new Quantity("110"))
-                .addToCapacity("nvidia.com/gpu", new Quantity(String.valueOf(inventory.gpus().size())))
-                .addToCapacity("rdma/rdma", new Quantity(String.valueOf(inventory.ports().size()))).endStatus();
+                .addToLabels(Map.of("kubernetes.io/hostname", name, "type", "kwok", SANDBOX_LABEL, "true")).endMetadata()
+                .withNewStatus().withCapacity(capacity(root, 1)).addToCapacity("pods", new Quantity("110")).endStatus();
         node.editStatus().withAllocatable(node.buildStatus().getCapacity()).endStatus();
         Node built = node.build();
         built.getStatus().setDeclaredFeatures(List.of("RestartAllContainersOnContainerExits"));

@@ -23,7 +23,8 @@ import java.util.function.Consumer;
  * step says what it does; a part that does not start is named with its log.
  */
 public final class SandboxUp {
-    public record Settings(int nodes, String shape, String scheduler, Duration runLength) {}
+    /** @param schedulers the gang schedulers beside kube-scheduler: volcano, kueue, both, or none */
+    public record Settings(int nodes, String shape, List<String> schedulers, Duration runLength) {}
 
     /** How long it took, and a node and one of its HCAs, for the fault a user tries next. */
     public record Started(Duration took, String node, String hca) {}
@@ -57,7 +58,7 @@ public final class SandboxUp {
         if (!sandbox.ownsOrEmpty()) {
             throw new SandboxException(sandbox.dir() + " holds files of something else: give --dir a new or empty folder");
         }
-        List<String> extras = settings.scheduler().equals("none") ? List.of() : List.of(settings.scheduler());
+        List<String> extras = settings.schedulers();
         if (!script.built()) {
             progress.accept("building the control plane once (Go 1.26 and the Go module proxy; 30 to 60 minutes on 2 cores,"
                     + " seconds once cached in " + script.binaries().getParent() + ")");
@@ -74,13 +75,14 @@ public final class SandboxUp {
             Path operatorConfig = install.kubeconfigOf(SandboxInstall.OPERATOR, sandbox.dir(), ca);
             Path agentConfig = install.kubeconfigOf(SandboxInstall.AGENT, sandbox.dir(), ca);
             ExampleNeeds needs = ExampleNeeds.of(home.resolve("examples/trainingjobs"));
-            needs.prepare(admin, install, sandbox, settings.scheduler().equals("volcano"));
+            Path shape = home.resolve("examples/nodes").resolve(settings.shape());
+            needs.prepare(admin, install, sandbox, extras, SandboxNodes.capacity(shape, settings.nodes()));
             progress.accept("for the shipped examples: namespaces " + needs.namespaces() + ", claims " + needs.claims()
                     + ", priority classes " + needs.priorityClasses() + ", host paths the operator allows " + needs.hostPaths()
-                    + (settings.scheduler().equals("volcano") ? ", Volcano queues " + needs.queues() : ""));
+                    + (extras.contains("volcano") ? ", Volcano queues " + needs.volcanoQueues() : "")
+                    + (extras.contains("kueue") ? ", Kueue LocalQueues " + needs.kueueQueues() + " of ClusterQueue " + ExampleNeeds.CLUSTER_QUEUE : ""));
 
             Daemons daemons = new Daemons(sandbox);
-            Path shape = home.resolve("examples/nodes").resolve(settings.shape());
             List<String> nodes = new ArrayList<>();
             for (int i = 0; i < settings.nodes(); i++) {
                 String node = SandboxNodes.name(i);
@@ -108,7 +110,7 @@ public final class SandboxUp {
         Properties written = new Properties();
         written.setProperty("nodes", String.valueOf(settings.nodes()));
         written.setProperty("node-shape", settings.shape());
-        written.setProperty("scheduler", settings.scheduler());
+        written.setProperty("scheduler", settings.schedulers().isEmpty() ? "none" : String.join(",", settings.schedulers()));
         sandbox.writeSettings(written);
         String hca = NodeDiscovery.discover(sandbox.nodeRoot(SandboxNodes.name(0))).hcas().getFirst().name();
         return new Started(Duration.between(began, Instant.now()), SandboxNodes.name(0), hca);

@@ -65,7 +65,7 @@ public final class WorkloadPlayer {
 
     /** One look at the training pods: a log for each that started, the end of each whose run is over. */
     public void playOnce() {
-        Set<String> nodes = admin.nodes().withLabel("railyard.io/sandbox", "true").list().getItems().stream()
+        Set<String> nodes = admin.nodes().withLabel(SandboxNodes.SANDBOX_LABEL, "true").list().getItems().stream()
                 .map(node -> node.getMetadata().getName()).collect(Collectors.toSet());
         List<Pod> pods = admin.pods().inAnyNamespace().withLabel(Names.JOB_LABEL).list().getItems();
         Set<String> present = pods.stream().map(pod -> pod.getMetadata().getUid()).collect(Collectors.toSet());

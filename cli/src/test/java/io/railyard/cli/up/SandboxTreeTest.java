@@ -59,7 +59,8 @@ class SandboxTreeTest {
 
         assertThat(needs.namespaces()).containsExactly("team-a", "training");
         assertThat(needs.claims()).containsExactly("training/sft-data");
-        assertThat(needs.queues()).as("Volcano's only: team-a-gpus is a Kueue queue").containsExactly("finetune", "pretrain", "research");
+        assertThat(needs.volcanoQueues()).as("Volcano's: team-a-gpus is a Kueue queue").containsExactly("finetune", "pretrain", "research");
+        assertThat(needs.kueueQueues()).as("Kueue's, with their namespace").containsExactly("team-a/team-a-gpus");
         assertThat(needs.hostPaths()).containsExactly("/mnt/lustre/datasets/pile");
         assertThat(needs.priorityClasses()).containsExactly("training-high");
     }

@@ -91,6 +91,13 @@ public final class FailureBlame {
         return name == null ? Optional.empty() : nodes.apply(name).flatMap(NodeFaults::of);
     }
 
+    /** A gang its queue took away (Kueue's eviction: a preemption, its quota or queue stopped), in the queue's words. */
+    public static Blame evicted(GangState.Failure failure, String words) {
+        Integer exit = failure.object() == null ? null : exitCode(failure.object());
+        String node = failure.object() == null || failure.object().getSpec() == null ? null : failure.object().getSpec().getNodeName();
+        return new Blame(Cause.PREEMPTION, "Preempted", node, failure.pod(), exit, failure.message() + "; " + words);
+    }
+
     /** Evictions and preemptions, by the DisruptionTarget reason Kubernetes gives, or the kubelet's pod reason. */
     private static Optional<Blame> disrupted(GangState.Failure failure, Pod pod, Integer exit) {
         String node = pod.getSpec() == null ? null : pod.getSpec().getNodeName();
@@ -99,9 +106,12 @@ public final class FailureBlame {
         String phase = pod.getStatus() == null ? "" : String.valueOf(pod.getStatus().getPhase());
         String message = failure.message() + (failure.pod().equals(pod.getMetadata().getName()) ? "" : "; pod " + pod.getMetadata().getName()
                 + " " + (disruption.isEmpty() ? reason : disruption));
-        // the scheduler's preemption, and the Eviction API: a drain or a queue preempting for a higher priority
-        if (disruption.equals("PreemptionByScheduler") || disruption.equals("EvictionByEvictionAPI") || reason.equals("Preempting")) {
-            return Optional.of(new Blame(Cause.PREEMPTION, "Preempted", node, failure.pod(), exit, message));
+        // the scheduler's preemption, the Eviction API (a drain, a queue preempting for a higher priority), Kueue's eviction
+        if (disruption.equals("PreemptionByScheduler") || disruption.equals("EvictionByEvictionAPI") || reason.equals("Preempting")
+                || disruption.startsWith(GangState.KUEUE_EVICTION)) {
+            String why = GangState.disruption(pod).orElse(reason); // the preemptor's words: who took the place, and why
+            return Optional.of(new Blame(Cause.PREEMPTION, "Preempted", node, failure.pod(), exit,
+                    message.contains(why) ? message : message + " (" + why + ")"));
         }
         // the taint manager (NoExecute), the kubelet's node-pressure eviction, the pod GC of a deleted node
         if (disruption.equals("DeletionByTaintManager") || disruption.equals("TerminationByKubelet") || disruption.equals("DeletionByPodGC")

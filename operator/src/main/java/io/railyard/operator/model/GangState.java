@@ -66,12 +66,20 @@ public record GangState(int expected, int created, int scheduled, int running, i
                 failures.stream().map(Failure::object).filter(Objects::nonNull).toList());
     }
 
-    /** The DisruptionTarget condition Kubernetes sets before it evicts or preempts a pod: its reason and message. */
-    static Optional<String> disruption(Pod pod) {
+    /** The reason Kueue gives on the pods of a workload it evicts: WorkloadEvictedDueToPreempted, ...DueToPodsReadyTimeout. */
+    static final String KUEUE_EVICTION = "WorkloadEvicted";
+
+    /**
+     * The condition set before a pod is evicted or preempted, its reason and message: Kubernetes' DisruptionTarget, or
+     * Kueue's TerminationTarget on the pods of a workload it evicts.
+     */
+    public static Optional<String> disruption(Pod pod) {
         if (pod.getStatus() == null || pod.getStatus().getConditions() == null) {
             return Optional.empty();
         }
-        return pod.getStatus().getConditions().stream().filter(c -> "DisruptionTarget".equals(c.getType()) && "True".equals(c.getStatus()))
+        return pod.getStatus().getConditions().stream().filter(c -> ("DisruptionTarget".equals(c.getType())
+                        || "TerminationTarget".equals(c.getType()) && c.getReason() != null && c.getReason().startsWith(KUEUE_EVICTION))
+                        && "True".equals(c.getStatus()))
                 .findFirst().map(c -> c.getReason() + (c.getMessage() == null ? "" : ": " + c.getMessage()));
     }
 

@@ -28,7 +28,7 @@ final class PodModel {
     static final String TRAINER = "trainer";
     static final String AWAIT_RANK = "await-rank";
     static final String QUEUE_LABEL = "kueue.x-k8s.io/queue-name";
-    static final String POD_GROUP_LABEL = "kueue.x-k8s.io/pod-group-name";
+    static final String POD_GROUP_LABEL = KueueGroup.LABEL;
     static final String POD_GROUP_COUNT_ANNOTATION = "kueue.x-k8s.io/pod-group-total-count";
     static final String HOSTNAME_LABEL = "kubernetes.io/hostname";
     static final String POD_INFO = "/etc/railyard/pod";
@@ -107,7 +107,7 @@ final class PodModel {
         }
         String priority = job.getSpec().scheduling == null ? null : job.getSpec().scheduling.priorityClassName;
         spec.withPriorityClassName(priority);
-        scheduler(pod, spec, settings, member);
+        scheduler(pod, spec, settings, member, KueueGroup.name(job));
 
         if (member && PreflightGate.enabled(job)) {
             spec.addToInitContainers(PreflightGate.container(settings, index, railyardImage)); // first: before data loads
@@ -165,13 +165,16 @@ final class PodModel {
         PodSpec built = spec.build();
         built.setVolumes(volumes);
         built.setContainers(new ArrayList<>(List.of(trainer(settings, index, rankFromFile, mounts))));
+        if (member && settings.scheduler() == SchedulingSpec.Scheduler.KUBERNETES) { // a field fabric8's model does not have yet
+            built.setAdditionalProperty("schedulingGroup", WorkloadGangModel.schedulingGroup(settings));
+        }
         Pod result = pod.build();
         result.setSpec(built);
         return result;
     }
 
     /** A member joins the gang's group; a spare is admitted and scheduled on its own, so it never holds the gang back. */
-    private static void scheduler(PodBuilder pod, PodSpecBuilder spec, JobSettings settings, boolean member) {
+    private static void scheduler(PodBuilder pod, PodSpecBuilder spec, JobSettings settings, boolean member, String kueueGroup) {
         String queue = settings.spec().scheduling == null ? null : settings.spec().scheduling.queue;
         if (settings.scheduler() == SchedulingSpec.Scheduler.VOLCANO) {
             spec.withSchedulerName("volcano");
@@ -182,7 +185,7 @@ final class PodModel {
             pod.editMetadata().addToLabels(QUEUE_LABEL, queue).endMetadata();
             if (member) {
                 pod.editMetadata()
-                        .addToLabels(POD_GROUP_LABEL, settings.name())
+                        .addToLabels(POD_GROUP_LABEL, kueueGroup)
                         .addToAnnotations(POD_GROUP_COUNT_ANNOTATION, String.valueOf(settings.spec().nodes))
                         .endMetadata();
             }

@@ -35,13 +35,21 @@ public final class RestartStrategies {
         return spec.runPolicy == null || spec.runPolicy.restartStrategy == null ? RestartStrategy.AUTO : spec.runPolicy.restartStrategy;
     }
 
-    /** Whether the job's pods restart in place on a cluster that does ({@code served}) or does not restart pods in place. */
+    /**
+     * Whether the job's pods restart in place on a cluster that does ({@code served}) or does not restart pods in place.
+     * A Kueue gang never does: Kueue admits a pod group whole and replaces a member only by a pod of another name, so each
+     * run is a group of its own, created whole.
+     */
     public static boolean inPlace(TrainingJobSpec spec, boolean served) {
-        return served && asked(spec) != RestartStrategy.RECREATE;
+        return served && asked(spec) != RestartStrategy.RECREATE && !queuedByKueue(spec);
     }
 
-    /** InPlace asked of a cluster that does not restart pods in place: the operator refuses it. */
+    /** InPlace asked of a cluster that does not restart pods in place, or of a Kueue gang: the operator refuses it. */
     public static Optional<String> unserved(TrainingJobSpec spec, boolean served) {
+        if (asked(spec) == RestartStrategy.IN_PLACE && queuedByKueue(spec)) {
+            return Optional.of("spec.runPolicy.restartStrategy is InPlace but scheduler kueue restarts a gang only by recreating it"
+                    + " (Kueue replaces a member of a pod group only by a pod of another name): use Auto or Recreate");
+        }
         return asked(spec) == RestartStrategy.IN_PLACE && !served
                 ? Optional.of("spec.runPolicy.restartStrategy is InPlace but this cluster does not restart pods in place (Kubernetes "
                         + IN_PLACE_SINCE + ", or gates RestartAllContainersOnContainerExits and ContainerRestartRules on, with the operator's "
@@ -104,5 +112,9 @@ public final class RestartStrategies {
     private static ContainerRestartRule rule(String operator, int code) {
         return new ContainerRestartRuleBuilder().withAction("RestartAllContainers").withNewExitCodes().withOperator(operator).withValues(code)
                 .endExitCodes().build();
+    }
+
+    private static boolean queuedByKueue(TrainingJobSpec spec) {
+        return spec.scheduling != null && spec.scheduling.scheduler == io.railyard.api.SchedulingSpec.Scheduler.KUEUE;
     }
 }

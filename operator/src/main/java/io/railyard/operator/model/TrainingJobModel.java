@@ -35,7 +35,7 @@ public final class TrainingJobModel {
                 .mapToObj(index -> PodModel.desired(job, settings, index, defaults.railyardImage())).toList();
     }
 
-    /** The job's objects but its pods (its Service, PodGroup and claim template), and the warnings a user should read. */
+    /** The job's objects but its pods (its Service, PodGroup or Workload, claim template), and the warnings a user should read. */
     public static Desired owned(TrainingJob job, OperatorDefaults defaults) {
         JobSettings settings = JobSettings.of(job, defaults);
         List<HasMetadata> objects = new ArrayList<>();
@@ -44,9 +44,12 @@ public final class TrainingJobModel {
         ChannelPolicy.desired(job, settings, defaults).ifPresent(objects::add);
         if (settings.scheduler() == SchedulingSpec.Scheduler.VOLCANO) {
             objects.add(PodGroupModel.desired(job, settings, defaults.railyardImage()));
+        } else if (settings.scheduler() == SchedulingSpec.Scheduler.KUBERNETES) {
+            objects.addAll(WorkloadGangModel.desired(job, settings));
+            WorkloadGangModel.unserved(job.getSpec(), defaults.workloadGangs()).ifPresent(problem -> warnings.add(problem + "; the operator refuses the job"));
         } else if (settings.scheduler() == SchedulingSpec.Scheduler.DEFAULT && job.getSpec().nodes > 1) {
             warnings.add("spec.scheduling.scheduler is default: the pods are not scheduled as a gang and can deadlock "
-                    + "(two jobs that each got part of their nodes wait for each other forever); use volcano or kueue");
+                    + "(two jobs that each got part of their nodes wait for each other forever); use volcano, kueue or kubernetes");
         }
         if (settings.dra()) {
             objects.add(ClaimTemplateModel.desired(job, settings));

@@ -5,6 +5,7 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.railyard.api.Names;
 import io.railyard.api.TrainingJob;
 import io.railyard.api.TrainingJobStatus;
+import io.railyard.operator.model.GangState;
 import io.railyard.operator.model.TrainerRestarts;
 import java.time.Duration;
 import java.time.Instant;
@@ -65,10 +66,12 @@ final class InPlaceRestart {
         return Optional.of(Math.max(0, Duration.between(restarted, running).toSeconds()));
     }
 
+    /** A pod being evicted or preempted (Kueue takes a whole gang's) is replaced: the scheduler is taking it away. */
     private static boolean restartable(Pod pod, Set<String> excluded) {
         String node = pod.getSpec() == null ? null : pod.getSpec().getNodeName();
         String phase = pod.getStatus() == null ? null : pod.getStatus().getPhase();
-        return node != null && !excluded.contains(node) && !"Failed".equals(phase) && !"Unknown".equals(phase) && !"Succeeded".equals(phase);
+        return node != null && !excluded.contains(node) && !"Failed".equals(phase) && !"Unknown".equals(phase) && !"Succeeded".equals(phase)
+                && GangState.disruption(pod).isEmpty();
     }
 
     private static int index(Pod pod) {

@@ -1,5 +1,6 @@
 package io.railyard.operator.reconcile;
 
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.Pod;
@@ -9,6 +10,7 @@ import io.fabric8.volcano.api.model.scheduling.v1beta1.PodGroup;
 import io.javaoperatorsdk.operator.api.config.informer.InformerEventSourceConfiguration;
 import io.javaoperatorsdk.operator.api.reconciler.Context;
 import io.javaoperatorsdk.operator.api.reconciler.EventSourceContext;
+import io.javaoperatorsdk.operator.processing.GroupVersionKind;
 import io.javaoperatorsdk.operator.processing.event.ResourceID;
 import io.javaoperatorsdk.operator.processing.event.source.EventSource;
 import io.javaoperatorsdk.operator.processing.event.source.informer.InformerEventSource;
@@ -25,9 +27,11 @@ import java.util.Set;
 /**
  * The caches a reconcile reads instead of the API server: the gang's pods, Service, PodGroup and ResourceClaimTemplate
  * (watched by the job label, mapped to their job by owner reference) and the RDMA nodes, for rank order and for the
- * health of the nodes a gang runs on. A steady job costs no request. PodGroups and claim templates are watched only where the cluster serves their API.
+ * health of the nodes a gang runs on. A steady job costs no request. PodGroups and claim templates are watched only where the cluster serves their API,
+ * as are Kueue's Workloads, which Kueue names after the pod group: the job's name and its run.
  */
 final class JobInformers {
+    static final GroupVersionKind KUEUE_WORKLOAD = new GroupVersionKind("kueue.x-k8s.io", "v1beta2", "Workload");
     private static final String BY_NODE = "railyard-node";
 
     private JobInformers() {}
@@ -43,6 +47,11 @@ final class JobInformers {
             if (serves(context, optional)) {
                 sources.add(owned(optional, context));
             }
+        }
+        if (serves(context, KUEUE_WORKLOAD)) {
+            sources.add(new InformerEventSource<>(InformerEventSourceConfiguration.from(KUEUE_WORKLOAD, TrainingJob.class)
+                    .withSecondaryToPrimaryMapper(workload -> Set.of(new ResourceID(workload.getMetadata().getName().replaceFirst("-\\d+$", ""),
+                            workload.getMetadata().getNamespace()))).build(), context));
         }
         // nodes are not the job's: read for their labels and health; one that turns faulty wakes the jobs on it
         // cluster-scoped: watched whole whatever namespaces the operator watches (in one namespace's path it sees none)
@@ -87,6 +96,14 @@ final class JobInformers {
     private static <R extends HasMetadata> InformerEventSource<R, TrainingJob> owned(Class<R> type, EventSourceContext<TrainingJob> context) {
         return new InformerEventSource<>(InformerEventSourceConfiguration.from(type, TrainingJob.class)
                 .withLabelSelector(Names.JOB_LABEL).build(), context);
+    }
+
+    private static boolean serves(EventSourceContext<TrainingJob> context, GroupVersionKind kind) {
+        try {
+            return context.getClient().supports(kind.apiVersion(), kind.getKind());
+        } catch (RuntimeException e) {
+            return false;
+        }
     }
 
     private static boolean serves(EventSourceContext<TrainingJob> context, Class<? extends HasMetadata> type) {

@@ -1,5 +1,6 @@
 package io.railyard.operator.reconcile;
 
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.networking.v1.NetworkPolicy;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -13,8 +14,8 @@ import java.util.function.Supplier;
 
 /**
  * The objects a job owns beside its pods, created when missing: those the operator's caches show (its Service, its
- * PodGroup, its claim template) as the caches say, and the job's channel key (a Secret) and NetworkPolicy once per job,
- * never read back, because the operator may only create those. One that an earlier operator created is a conflict,
+ * Volcano PodGroup, its claim template) as the caches say, and the job's channel key (a Secret), NetworkPolicy and
+ * Kubernetes Workload and PodGroup once per job, never read back, because the operator may only create those. One that an earlier operator created is a conflict,
  * which is fine; the garbage collector deletes them all with the job (they carry its owner reference).
  */
 final class OwnedObjects {
@@ -28,8 +29,8 @@ final class OwnedObjects {
         }
         for (HasMetadata object : objects) {
             Boolean known = JobInformers.cached(context, object);
-            if (object instanceof NetworkPolicy) {
-                once(client, job, "NetworkPolicy", object.getMetadata().getName(), () -> object);
+            if (object instanceof NetworkPolicy || object instanceof GenericKubernetesResource) { // the latter: Workload, PodGroup
+                once(client, job, object.getKind(), object.getMetadata().getName(), () -> object);
             } else if (known == null) {
                 GangPods.ensure(client, object);
             } else if (!known) {

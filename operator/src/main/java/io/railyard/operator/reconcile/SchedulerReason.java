@@ -1,24 +1,40 @@
 package io.railyard.operator.reconcile;
 
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.volcano.api.model.scheduling.v1beta1.PodGroup;
 import io.javaoperatorsdk.operator.api.reconciler.Context;
 import io.railyard.api.TrainingJob;
+import io.railyard.operator.model.KueueGroup;
 import java.util.Collection;
+import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 
 /**
- * Why the gang scheduler leaves a gang waiting, in its own words: Volcano writes it into the PodGroup's
- * {@code Unschedulable} condition ("4/4 tasks in gang unschedulable: ..."), which the operator's cache holds.
+ * What the gang scheduler says of a gang, in its own words. Volcano writes why a gang waits into the PodGroup's
+ * {@code Unschedulable} condition ("4/4 tasks in gang unschedulable: ..."); Kueue into the Workload of the current
+ * run's pod group (named as the group, {@link KueueGroup#name}) as {@code QuotaReserved} False ("couldn't assign flavors to pod set ..."), and why it
+ * took a running gang's pods away as {@code Evicted} True (reason {@code Preempted}, ...). The operator's caches hold both.
  */
 final class SchedulerReason {
     private SchedulerReason() {}
 
-    /** Volcano's reason for the job's PodGroup, if it gives one; empty where PodGroups are not served or all is placed. */
+    /**
+     * The scheduler's reason for leaving the job's gang waiting, if it gives one; empty where neither API is served or all
+     * is placed. @param job the job with the status of its current run
+     */
     static Optional<String> of(Context<TrainingJob> context, TrainingJob job) {
-        if (context.eventSourceRetriever().getEventSourcesFor(PodGroup.class).isEmpty()) {
-            return Optional.empty();
-        }
-        return of(context.getSecondaryResources(PodGroup.class), job.getMetadata().getName());
+        String name = job.getMetadata().getName();
+        Optional<String> volcano = context.eventSourceRetriever().getEventSourcesFor(PodGroup.class).isEmpty()
+                ? Optional.empty() : of(context.getSecondaryResources(PodGroup.class), name);
+        return volcano.or(() -> workload(context, KueueGroup.name(job)).flatMap(workload -> condition(workload, "QuotaReserved", "False"))
+                .map(message -> "kueue: " + message));
+    }
+
+    /** Kueue's words when it evicted the job's gang (a preemption, its queue stopped): not the job's failure. */
+    static Optional<String> evicted(Context<TrainingJob> context, TrainingJob job) {
+        return workload(context, KueueGroup.name(job)).flatMap(workload -> condition(workload, "Evicted", "True"))
+                .map(message -> "kueue evicted the gang: " + message);
     }
 
     static Optional<String> of(Collection<PodGroup> groups, String job) {
@@ -29,5 +45,25 @@ final class SchedulerReason {
                         && condition.getMessage() != null && !condition.getMessage().isBlank())
                 .reduce((first, second) -> second) // the latest the scheduler wrote
                 .map(condition -> "volcano: " + condition.getMessage());
+    }
+
+    /** The message of the Workload's condition {@code type} when it has {@code status}. */
+    static Optional<String> condition(GenericKubernetesResource workload, String type, String status) {
+        Object conditions = workload.getAdditionalProperties().get("status") instanceof Map<?, ?> s ? s.get("conditions") : null;
+        if (!(conditions instanceof List<?> list)) {
+            return Optional.empty();
+        }
+        return list.stream().filter(Map.class::isInstance).map(Map.class::cast)
+                .filter(c -> type.equals(c.get("type")) && status.equals(c.get("status")) && c.get("message") instanceof String m && !m.isBlank())
+                .map(c -> (String) c.get("message")).findFirst();
+    }
+
+    private static Optional<GenericKubernetesResource> workload(Context<TrainingJob> context, String group) {
+        if (context.eventSourceRetriever().getEventSourcesFor(GenericKubernetesResource.class).isEmpty()) {
+            return Optional.empty();
+        }
+        return context.getSecondaryResources(GenericKubernetesResource.class).stream()
+                .filter(workload -> JobInformers.KUEUE_WORKLOAD.getKind().equals(workload.getKind()) && workload.getMetadata().getName().equals(group))
+                .findFirst();
     }
 }

@@ -33,6 +33,7 @@ import io.railyard.operator.model.RestartBook;
 import io.railyard.operator.model.RestartStrategies;
 import io.railyard.operator.model.SparePods;
 import io.railyard.operator.model.TrainingJobModel;
+import io.railyard.operator.model.WorkloadGangModel;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -143,6 +144,7 @@ public final class TrainingJobReconciler implements Reconciler<TrainingJob>, Cle
         List<String> errors = new ArrayList<>(JobValidation.errors(job));
         errors.addAll(HostPaths.disallowed(job, defaults.allowedHostPaths()));
         RestartStrategies.unserved(job.getSpec(), defaults.inPlaceRestart()).ifPresent(errors::add);
+        WorkloadGangModel.unserved(job.getSpec(), defaults.workloadGangs()).ifPresent(errors::add);
         if (!errors.isEmpty()) {
             writer.fail("InvalidSpec", String.join("; ", errors));
             return StatusPatch.of(job, before, status);
@@ -164,6 +166,7 @@ public final class TrainingJobReconciler implements Reconciler<TrainingJob>, Cle
             List<Pod> earlier = byRun.get(false).stream().filter(pod -> !moved.contains(pod.getMetadata().getName())).toList();
             InPlaceRestart.apply(client, job, InPlaceRestart.plan(earlier, GangRuns.excludedNodes(status)), Integer.parseInt(run));
         } else {
+            KueueGroups.end(client, byRun.get(false));
             GangPods.deleteEarlierRuns(client, byRun.get(false));
         }
         int nodeCount = job.getSpec().nodes;
@@ -191,8 +194,10 @@ public final class TrainingJobReconciler implements Reconciler<TrainingJob>, Cle
         }
         if (gang.failure().isPresent() && !preflight.holdsFailure()) {
             String rankZero = before.ranks == null ? job.getMetadata().getName() + "-0" : before.ranks.getFirst().pod;
-            FailureBlame.Blame blame = FailureBlame.of(gang.failure().get(), gang.failed(), pods, nodes,
+            FailureBlame.Blame found = FailureBlame.of(gang.failure().get(), gang.failed(), pods, nodes,
                     () -> logs(client).tail(job.getMetadata().getNamespace(), rankZero));
+            FailureBlame.Blame blame = found.cause() != FailureBlame.Cause.JOB ? found : SchedulerReason.evicted(context, planned)
+                    .map(words -> FailureBlame.evicted(gang.failure().get(), words)).orElse(found);
             String reason = switch (blame.cause()) {
                 case JOB -> "GangFailed";
                 case NODE -> "NodeFailure";
@@ -234,7 +239,7 @@ public final class TrainingJobReconciler implements Reconciler<TrainingJob>, Cle
         }
         status.ranks = GangRanks.of(context, client, job, pods, gang);
         status.gpus = nodeCount * job.getSpec().gpusPerNode;
-        writer.observe(gang, SchedulerReason.of(context, job));
+        writer.observe(gang, SchedulerReason.of(context, planned));
         if (!spares.isEmpty() || SparePods.desired(job, defaults) > 0) { // a job without spares pays nothing for them
             Set<String> taken = PodExpectations.names(context.getSecondaryResources(Pod.class));
             status.spares = SparePool.keep(client, GangRuns.planned(job, status), defaults, spares, taken, status.phase, nodes, clock.instant());
@@ -287,7 +292,8 @@ public final class TrainingJobReconciler implements Reconciler<TrainingJob>, Cle
         }
         TrainingJobStatus.Restart entry = status.restartHistory.getLast();
         int nodes = job.getSpec().nodes;
-        if (!inPlace(job)) {
+        // a preempted gang is recreated whole: its scheduler is taking its pods away (Kueue one by one), none stays in place
+        if (!inPlace(job) || blame.cause() == FailureBlame.Cause.PREEMPTION) {
             entry.strategy = "Recreate";
             entry.replaced = nodes;
             writer.restart(reason, blame.message(), "every pod is recreated");
@@ -296,6 +302,7 @@ public final class TrainingJobReconciler implements Reconciler<TrainingJob>, Cle
             // the client's 10 s timeout and went on deleting by name the new run's pods that took the names meanwhile
             List<Pod> earlier = new ArrayList<>(pods);
             earlier.addAll(spares);
+            KueueGroups.end(context.getClient(), earlier);
             GangPods.deleteEarlierRuns(context.getClient(), earlier);
             return UpdateControl.noUpdate();
         }
@@ -319,6 +326,7 @@ public final class TrainingJobReconciler implements Reconciler<TrainingJob>, Cle
     /** Writes the status now, through the operator's cache so that the next reconcile sees it, then deletes the pods. */
     private UpdateControl<TrainingJob> stopNow(TrainingJob job, Context<TrainingJob> context, TrainingJobStatus before, TrainingJobStatus status) {
         writeNow(job, context, before, status);
+        KueueGroups.end(context.getClient(), context.getSecondaryResources(Pod.class));
         GangPods.deletePods(context.getClient(), job);
         return UpdateControl.noUpdate();
     }
@@ -370,6 +378,7 @@ public final class TrainingJobReconciler implements Reconciler<TrainingJob>, Cle
         preflightDecidesAt.remove(key(job));
         ownedObjects.forget(job);
         dueTimes.set(ResourceID.fromResource(job), null);
+        KueueGroups.end(client, context.getSecondaryResources(Pod.class));
         GangPods.deletePods(client, job);
         GangPods.deleteOwned(client, job);
         GangPods.releaseFinalizer(client, job, context.getControllerConfiguration().getFinalizerName());

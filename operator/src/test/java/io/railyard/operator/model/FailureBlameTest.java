@@ -105,6 +105,22 @@ class FailureBlameTest {
     }
 
     @Test
+    void kueueEvictingTheGangsWorkloadIsAPreemptionWhetherItsPodsStillShowItOrAreGone() {
+        Function<String, Optional<Node>> nodes = nodes(healthy("gpu-1"), healthy("gpu-2"));
+        // what Kueue v0.19 applies to each pod of a preempted pod group before it deletes it (pod_controller.go, Stop)
+        Pod stopped = new PodBuilder(running("job-0", "gpu-1", null)).editMetadata().withDeletionTimestamp("2026-12-07T10:00:00Z").endMetadata()
+                .editStatus().addNewCondition().withType("TerminationTarget").withStatus("True").withReason("WorkloadEvictedDueToPreempted")
+                .withMessage("Preempted to accommodate a workload (UID: 5f0c) due to prioritization in the ClusterQueue").endCondition().endStatus().build();
+        assertThat(blame(List.of(stopped, running("job-1", "gpu-2", null)), nodes, null))
+                .satisfies(b -> assertThat(b.cause() + " " + b.reason()).isEqualTo("PREEMPTION Preempted"));
+
+        GangState gone = GangState.observe(2, "job", List.of(running("job-1", "gpu-2", null)), Set.of("job-0"));
+        FailureBlame.Blame evicted = FailureBlame.evicted(gone.failure().orElseThrow(), "kueue evicted the gang: Preempted to accommodate a workload");
+        assertThat(evicted.cause()).isEqualTo(FailureBlame.Cause.PREEMPTION);
+        assertThat(evicted.message()).isEqualTo("pod job-0 was deleted; kueue evicted the gang: Preempted to accommodate a workload");
+    }
+
+    @Test
     void aCompletionThePeerNeverAcknowledgedBlamesThePeerUnlessThePeerCrashed() throws IOException {
         // rank 0's log on kp-ddp-worker-0, its peer at 10.216.210.236 (NVIDIA/nccl#1405)
         String log = Files.readString(LOGS.resolve("corpus/nccl-ib-plugin-retry-exceeded-k8s-ddp-01.log"));

@@ -352,7 +352,7 @@ class TrainingJobModelTest {
                 .containsEntry("NCCL_IB_TIMEOUT", "20");
         assertThat(trainer(pod).getPorts().getFirst().getHostPort()).isEqualTo(port);
         assertThat(pod.getMetadata().getLabels()).containsEntry("kueue.x-k8s.io/queue-name", "team-a-gpus")
-                .containsEntry("kueue.x-k8s.io/pod-group-name", "resnet-hostnet");
+                .containsEntry("kueue.x-k8s.io/pod-group-name", "resnet-hostnet-0");
         assertThat(pod.getMetadata().getAnnotations()).containsEntry("kueue.x-k8s.io/pod-group-total-count", "2");
     }
 
@@ -393,7 +393,7 @@ class TrainingJobModelTest {
         TrainingJob two = yaml("image: pytorch\nscript: t.py\nnodes: 2\ngpusPerNode: 8\nrdma: {devicesPerNode: 8}\n");
         TrainingJob one = yaml("image: pytorch\nscript: t.py\nnodes: 1\ngpusPerNode: 8\nrdma: {devicesPerNode: 8}\n");
 
-        assertThat(TrainingJobModel.desired(two, new OperatorDefaults("img", "rdma/rdma")).warnings()).singleElement().asString().contains("deadlock", "volcano or kueue");
+        assertThat(TrainingJobModel.desired(two, new OperatorDefaults("img", "rdma/rdma")).warnings()).singleElement().asString().contains("deadlock", "volcano, kueue or kubernetes");
         assertThat(TrainingJobModel.desired(one, new OperatorDefaults("img", "rdma/rdma")).warnings()).isEmpty();
         assertThat(pods(two).getFirst().getSpec().getSchedulerName()).isNull();
     }

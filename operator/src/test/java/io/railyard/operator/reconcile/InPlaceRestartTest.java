@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.server.mock.EnableKubernetesMockClient;
 import io.railyard.api.Names;
@@ -124,6 +125,21 @@ class InPlaceRestartTest {
         assertThat(after.get("fault-1")).as("kept its UID and node").isEqualTo(before.get("fault-1"));
         assertThat(after.get("fault-0")).doesNotContain(bad).isNotEqualTo(before.get("fault-0"));
         assertThat(kubelet.restartsInPlace()).contains("fault-1@1");
+    }
+
+    @Test
+    void aGangItsQueueIsTakingAwayIsReplacedNotRestartedInPlace() {
+        // Kueue v0.19 marks each pod of a preempted pod group so, then deletes it: restarting it in place would keep nothing
+        Pod preempted = new PodBuilder().withNewMetadata().withName("low-0").addToLabels(Names.INDEX_LABEL, "0").endMetadata()
+                .withNewSpec().withNodeName("gpu-1").endSpec().withNewStatus().withPhase("Running").addNewCondition()
+                .withType("TerminationTarget").withStatus("True").withReason("WorkloadEvictedDueToPreempted").endCondition().endStatus().build();
+        Pod healthy = new PodBuilder().withNewMetadata().withName("own-1").addToLabels(Names.INDEX_LABEL, "1").endMetadata()
+                .withNewSpec().withNodeName("gpu-2").endSpec().withNewStatus().withPhase("Running").endStatus().build();
+
+        InPlaceRestart.Plan plan = InPlaceRestart.plan(List.of(preempted, healthy), java.util.Set.of());
+
+        assertThat(plan.replaced()).containsExactly(preempted);
+        assertThat(plan.inPlace()).containsExactly(healthy);
     }
 
     @Test

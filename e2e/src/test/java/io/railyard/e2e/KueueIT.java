@@ -1,0 +1,174 @@
+package io.railyard.e2e;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResourceBuilder;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.scheduling.v1.PriorityClassBuilder;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.railyard.api.TrainingJob;
+import io.railyard.api.TrainingJobStatus;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import org.awaitility.Awaitility;
+import org.junit.jupiter.api.Assertions;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/**
+ * Gangs queued and admitted by the real Kueue (v0.19.2) as the pod groups the operator declares: each test's own
+ * ClusterQueue, its flavor on the test's nodes with a topology, so that Kueue's topology-aware scheduling admits a gang
+ * only where all its pods fit.
+ */
+@ExtendWith(RealCluster.class)
+@Order(10)
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class KueueIT {
+    /** Long enough for Kueue to have admitted what it would (it retries a pending workload within a second or two). */
+    private static final Duration HELD = Duration.ofSeconds(10);
+    private static final String KUEUE = "kueue.x-k8s.io/v1beta2";
+    private static final String TOPOLOGY = "e2e-hosts";
+
+    private Installation railyard;
+    private KubernetesClient client;
+    private String namespace;
+
+    @BeforeAll
+    void kueue(Installation railyard) {
+        if (!railyard.cluster.kueue) {
+            String message = "Kueue is not built: tools/control-plane build --with kueue (.ci/run does)";
+            if (System.getenv("RAILYARD_CI") != null) {
+                Assertions.fail(message);
+            }
+            Assumptions.abort(message);
+        }
+        this.railyard = railyard;
+        this.client = railyard.cluster.admin;
+        this.namespace = railyard.jobNamespace("kueue");
+        client.resource(kueue("Topology", TOPOLOGY, Map.of("levels", List.of(Map.of("nodeLabel", "kubernetes.io/hostname"))))).serverSideApply();
+        for (Map.Entry<String, Integer> priority : Map.of("e2e-low", 100, "e2e-high", 1000).entrySet()) {
+            client.resource(new PriorityClassBuilder().withNewMetadata().withName(priority.getKey()).endMetadata()
+                    .withValue(priority.getValue()).build()).serverSideApply();
+        }
+    }
+
+    @Test
+    void aGangWithRoomForThreeOfFourIsNotAdmittedUntilAFourthNodeAppearsThenAllFourRun() {
+        List.of("kq-whole-1", "kq-whole-2", "kq-whole-3").forEach(node -> KwokNodes.rdma(client, node, "kq-whole"));
+        queue("kq-whole", 64);
+        railyard.submit(Jobs.yaml(namespace, "whole", 4, "kq-whole", "kueue", "kq-whole"));
+        Awaitility.await("the operator's 4 pods of whole").atMost(Duration.ofSeconds(60)).until(() -> Jobs.pods(client, namespace, "whole").size() == 4);
+
+        Awaitility.await("no pod of whole bound while 3 nodes have room").pollDelay(HELD).atMost(HELD.plusSeconds(5))
+                .until(() -> bound(Jobs.pods(client, namespace, "whole")) == 0);
+        assertThat(Jobs.pods(client, namespace, "whole")).allSatisfy(pod -> assertThat(pod.getSpec().getSchedulingGates())
+                .as("Kueue holds the pod until it admits the gang").anyMatch(gate -> gate.getName().equals("kueue.x-k8s.io/admission")));
+        Processes.Result status = Awaitility.await("status says why, in Kueue's words").atMost(Duration.ofSeconds(30))
+                .until(() -> RailyardProcess.run(railyard.cluster, null, "status", "whole", "-n", namespace),
+                        said -> said.out().contains("kueue: couldn't assign flavors"));
+        assertThat(status.out()).contains("0 of 4 pods have a node; kueue: ");
+
+        KwokNodes.rdma(client, "kq-whole-4", "kq-whole");
+        List<Pod> running = Jobs.awaitRunning(client, namespace, "whole", 4, Duration.ofSeconds(90));
+        assertThat(running).extracting(pod -> pod.getSpec().getNodeName()).containsExactlyInAnyOrder("kq-whole-1", "kq-whole-2", "kq-whole-3", "kq-whole-4");
+    }
+
+    @Test
+    void twoGangsThatFitAloneButNotTogetherOneRunsTheOtherWaitsWholeUntilTheFirstIsGone() {
+        List.of("kq-pair-1", "kq-pair-2", "kq-pair-3", "kq-pair-4").forEach(node -> KwokNodes.rdma(client, node, "kq-pair"));
+        queue("kq-pair", 64);
+        railyard.submit(Jobs.yaml(namespace, "left", 3, "kq-pair", "kueue", "kq-pair"));
+        railyard.submit(Jobs.yaml(namespace, "right", 3, "kq-pair", "kueue", "kq-pair"));
+
+        Awaitility.await("one gang of three Running").atMost(Duration.ofSeconds(90)).until(() -> running("left") == 3 || running("right") == 3);
+        String waiting = running("left") == 3 ? "right" : "left";
+        Awaitility.await(waiting + " holds no node while the other runs").pollDelay(HELD).atMost(HELD.plusSeconds(5))
+                .until(() -> Jobs.pods(client, namespace, waiting).size() == 3 && bound(Jobs.pods(client, namespace, waiting)) == 0);
+
+        String ran = waiting.equals("left") ? "right" : "left";
+        client.resources(TrainingJob.class).inNamespace(namespace).withName(ran).delete();
+        Jobs.awaitRunning(client, namespace, waiting, 3, Duration.ofSeconds(90));
+    }
+
+    @Test
+    void aClusterQueueWithQuotaForOneJobAdmitsTheNextOnlyWhenTheFirstHasFinished() {
+        List.of("kq-quota-1", "kq-quota-2", "kq-quota-3", "kq-quota-4").forEach(node -> KwokNodes.rdma(client, node, "kq-quota"));
+        queue("kq-quota", 16);
+        railyard.submit(Jobs.yaml(namespace, "first", 2, "kq-quota", "kueue", "kq-quota"));
+        List<Pod> first = Jobs.awaitRunning(client, namespace, "first", 2, Duration.ofSeconds(90));
+        railyard.submit(Jobs.yaml(namespace, "second", 2, "kq-quota", "kueue", "kq-quota"));
+
+        Awaitility.await("second holds no node while first uses the quota, two nodes free").pollDelay(HELD).atMost(HELD.plusSeconds(5))
+                .until(() -> Jobs.pods(client, namespace, "second").size() == 2 && bound(Jobs.pods(client, namespace, "second")) == 0);
+        first.forEach(pod -> KwokNodes.exit(client, namespace, pod.getMetadata().getName(), 0));
+        Awaitility.await("first Succeeded").atMost(Duration.ofSeconds(60))
+                .until(() -> "Succeeded".equals(Jobs.get(client, namespace, "first").getStatus().phase));
+        Jobs.awaitRunning(client, namespace, "second", 2, Duration.ofSeconds(90));
+    }
+
+    @Test
+    void aHigherPriorityJobPreemptsALowerOneWholeAndTheOperatorRecordsAPreemptionNotAFailure() {
+        List.of("kq-preempt-1", "kq-preempt-2", "kq-preempt-3", "kq-preempt-4").forEach(node -> KwokNodes.rdma(client, node, "kq-preempt"));
+        queue("kq-preempt", 16);
+        railyard.submit(priority(Jobs.yaml(namespace, "low", 2, "kq-preempt", "kueue", "kq-preempt"), "e2e-low"));
+        Jobs.awaitRunning(client, namespace, "low", 2, Duration.ofSeconds(90));
+        railyard.submit(priority(Jobs.yaml(namespace, "high", 2, "kq-preempt", "kueue", "kq-preempt"), "e2e-high"));
+
+        List<Pod> high = Jobs.awaitRunning(client, namespace, "high", 2, Duration.ofSeconds(120));
+        TrainingJob low = Awaitility.await("low restarted for the preemption").atMost(Duration.ofSeconds(60))
+                .until(() -> Jobs.get(client, namespace, "low"), job -> job.getStatus().restartHistory != null && !job.getStatus().restartHistory.isEmpty());
+        TrainingJobStatus.Restart restart = low.getStatus().restartHistory.getFirst();
+        assertThat(restart.cause).isEqualTo("Preemption");
+        assertThat(restart.reason).isEqualTo("Preempted");
+        assertThat(restart.message).contains("Preempted");
+        assertThat(low.getStatus().jobFailures == null ? 0 : low.getStatus().jobFailures).as("backoffLimit not spent").isZero();
+        assertThat(Jobs.condition(client, namespace, "low", "Restarting")).hasValueSatisfying(c -> assertThat(c.getReason()).isEqualTo("Preempted"));
+        Awaitility.await("low waits whole while high runs").pollDelay(HELD).atMost(HELD.plusSeconds(5))
+                .until(() -> Jobs.pods(client, namespace, "low").size() == 2 && bound(Jobs.pods(client, namespace, "low")) == 0);
+
+        high.forEach(pod -> KwokNodes.exit(client, namespace, pod.getMetadata().getName(), 0));
+        Jobs.awaitRunning(client, namespace, "low", 2, Duration.ofSeconds(120));
+    }
+
+    /**
+     * A ClusterQueue of {@code gpus} on the group's nodes (a flavor with the hosts' topology), and its LocalQueue here; it
+     * covers CPU and memory too, which the pods' sidecars ask for (Kueue admits nothing that asks for a resource it does
+     * not cover).
+     */
+    private void queue(String group, int gpus) {
+        client.resource(kueue("ResourceFlavor", group, Map.of("nodeLabels", Map.of(KwokNodes.GROUP, group), "topologyName", TOPOLOGY)))
+                .serverSideApply();
+        client.resource(kueue("ClusterQueue", group, Map.of("namespaceSelector", Map.of(),
+                "preemption", Map.of("withinClusterQueue", "LowerPriority"),
+                "resourceGroups", List.of(Map.of("coveredResources", List.of("nvidia.com/gpu", "rdma/rdma", "cpu", "memory"),
+                        "flavors", List.of(Map.of("name", group, "resources", List.of(Map.of("name", "nvidia.com/gpu", "nominalQuota", gpus),
+                                Map.of("name", "rdma/rdma", "nominalQuota", gpus), Map.of("name", "cpu", "nominalQuota", "1000"),
+                                Map.of("name", "memory", "nominalQuota", "16Ti"))))))))).serverSideApply();
+        GenericKubernetesResource local = kueue("LocalQueue", group, Map.of("clusterQueue", group));
+        local.getMetadata().setNamespace(namespace);
+        client.resource(local).serverSideApply();
+    }
+
+    private static GenericKubernetesResource kueue(String kind, String name, Map<String, Object> spec) {
+        return new GenericKubernetesResourceBuilder().withApiVersion(KUEUE).withKind(kind).withNewMetadata().withName(name).endMetadata()
+                .addToAdditionalProperties("spec", spec).build();
+    }
+
+    private static String priority(String job, String priorityClass) {
+        return job.replace("  scheduling:\n", "  scheduling:\n    priorityClassName: " + priorityClass + "\n");
+    }
+
+    private long running(String job) {
+        return Jobs.pods(client, namespace, job).stream().filter(pod -> "Running".equals(pod.getStatus().getPhase())).count();
+    }
+
+    private static long bound(List<Pod> pods) {
+        return pods.stream().filter(pod -> pod.getSpec().getNodeName() != null).count();
+    }
+}

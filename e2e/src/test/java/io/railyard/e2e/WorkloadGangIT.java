@@ -1,0 +1,89 @@
+package io.railyard.e2e;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.railyard.api.TrainingJob;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import org.awaitility.Awaitility;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/**
+ * Gangs placed by kube-scheduler itself (v1.37.2, its GangScheduling plugin) through the Workload and PodGroup of
+ * scheduling.k8s.io/v1beta1 that the operator writes for {@code scheduler: kubernetes}: no add-on scheduler at all.
+ */
+@ExtendWith(RealCluster.class)
+@Order(11)
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class WorkloadGangIT {
+    /** Longer than kube-scheduler's wait at Permit for the rest of a gang, so that a partial placement would show. */
+    private static final Duration HELD = Duration.ofSeconds(15);
+
+    private Installation railyard;
+    private KubernetesClient client;
+    private String namespace;
+
+    @BeforeAll
+    void cluster(Installation railyard) {
+        this.railyard = railyard;
+        this.client = railyard.cluster.admin;
+        this.namespace = railyard.jobNamespace("workload-gangs");
+    }
+
+    @Test
+    void aGangWithRoomForThreeOfFourBindsNoneUntilAFourthNodeAppearsThenAllFour() {
+        List.of("kg-whole-1", "kg-whole-2", "kg-whole-3").forEach(node -> KwokNodes.rdma(client, node, "kg-whole"));
+        railyard.submit(Jobs.yaml(namespace, "whole", 4, "kg-whole", "kubernetes"));
+        Awaitility.await("the operator's 4 pods of whole").atMost(Duration.ofSeconds(60)).until(() -> Jobs.pods(client, namespace, "whole").size() == 4);
+
+        GenericKubernetesResource group = client.genericKubernetesResources("scheduling.k8s.io/v1beta1", "PodGroup").inNamespace(namespace)
+                .withName("whole").get();
+        assertThat(group).as("the job's PodGroup").isNotNull();
+        assertThat(group.getAdditionalProperties().get("spec")).asString().contains("minCount=4");
+        assertThat(client.genericKubernetesResources("scheduling.k8s.io/v1beta1", "Workload").inNamespace(namespace).withName("whole").get())
+                .as("the job's Workload").isNotNull();
+        assertThat(Jobs.pods(client, namespace, "whole")).allSatisfy(pod -> assertThat(pod.getSpec().getAdditionalProperties())
+                .containsEntry("schedulingGroup", Map.of("podGroupName", "whole")));
+
+        Awaitility.await("no pod of whole bound while 3 nodes have room").pollDelay(HELD).atMost(HELD.plusSeconds(5))
+                .until(() -> bound(Jobs.pods(client, namespace, "whole")) == 0);
+        Processes.Result status = RailyardProcess.run(railyard.cluster, null, "status", "whole", "-n", namespace);
+        assertThat(status.out()).contains("0 of 4 pods have a node");
+
+        KwokNodes.rdma(client, "kg-whole-4", "kg-whole");
+        List<Pod> running = Jobs.awaitRunning(client, namespace, "whole", 4, Duration.ofSeconds(90));
+        assertThat(running).extracting(pod -> pod.getSpec().getNodeName()).containsExactlyInAnyOrder("kg-whole-1", "kg-whole-2", "kg-whole-3", "kg-whole-4");
+    }
+
+    @Test
+    void twoGangsThatFitAloneButNotTogetherOneRunsTheOtherWaitsWholeUntilTheFirstIsGone() {
+        List.of("kg-pair-1", "kg-pair-2", "kg-pair-3", "kg-pair-4").forEach(node -> KwokNodes.rdma(client, node, "kg-pair"));
+        railyard.submit(Jobs.yaml(namespace, "left", 3, "kg-pair", "kubernetes"));
+        railyard.submit(Jobs.yaml(namespace, "right", 3, "kg-pair", "kubernetes"));
+
+        Awaitility.await("one gang of three Running").atMost(Duration.ofSeconds(120)).until(() -> running("left") == 3 || running("right") == 3);
+        String waiting = running("left") == 3 ? "right" : "left";
+        Awaitility.await(waiting + " holds no node while the other runs").pollDelay(HELD).atMost(HELD.plusSeconds(5))
+                .until(() -> Jobs.pods(client, namespace, waiting).size() == 3 && bound(Jobs.pods(client, namespace, waiting)) == 0);
+
+        String ran = waiting.equals("left") ? "right" : "left";
+        client.resources(TrainingJob.class).inNamespace(namespace).withName(ran).delete();
+        Jobs.awaitRunning(client, namespace, waiting, 3, Duration.ofSeconds(120));
+    }
+
+    private long running(String job) {
+        return Jobs.pods(client, namespace, job).stream().filter(pod -> "Running".equals(pod.getStatus().getPhase())).count();
+    }
+
+    private static long bound(List<Pod> pods) {
+        return pods.stream().filter(pod -> pod.getSpec().getNodeName() != null).count();
+    }
+}
