@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The price of all or nothing: a NODES-node gang placed by the real Volcano through the operator's PodGroup, and admitted
-# by the real Kueue as a pod group (topology-aware, so only where every pod fits), beside the same job placed by
+# by the real Kueue as a pod group (topology-aware, so only where every pod fits), and as kube-scheduler's own gang
+# (scheduling.k8s.io/v1beta1 Workload and PodGroup), beside the same job placed by
 # kube-scheduler, beside the same pods of a plain client without a gang; from creation until every pod is Running
 # (KWOK), ROUNDS rounds interleaved, medians and ratios. Needs tools/control-plane build --with volcano --with kueue.
 #   bench/schedulers.sh [NODES] [ROUNDS]   (defaults 256, 3)

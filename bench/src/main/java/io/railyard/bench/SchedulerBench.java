@@ -8,6 +8,7 @@ import io.railyard.api.Names;
 import io.railyard.api.SchedulingSpec;
 import io.railyard.api.TrainingJob;
 import io.railyard.operator.model.OperatorDefaults;
+import io.railyard.operator.model.WorkloadGangModel;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -19,7 +20,8 @@ import java.util.Map;
  * --with kueue): a gang of NODES nodes from the TrainingJob's creation until every pod is bound and Running (KWOK),
  * placed by Volcano through the operator's PodGroup, admitted by Kueue as a pod group (a ClusterQueue whose flavor has
  * a hosts' topology, so that Kueue admits it only where every pod fits) and then bound by kube-scheduler, beside the
- * same job placed by kube-scheduler pod by pod, and beside the same pods created by a plain client with no operator and
+ * same job as Kubernetes' own gang (scheduling.k8s.io/v1beta1 Workload and PodGroup, kube-scheduler's GangScheduling),
+ * the same job placed by kube-scheduler pod by pod, and beside the same pods created by a plain client with no operator and
  * no gang (ROUNDS rounds each, interleaved; medians and their ratios). A scheduler the cluster does not run is left out.
  * Arguments: KUBECONFIG [NODES] [ROUNDS] (defaults 256, 3).
  */
@@ -33,7 +35,8 @@ public final class SchedulerBench {
         int rounds = args.length > 2 ? Integer.parseInt(args[2]) : 3;
         try (BenchCluster cluster = BenchCluster.real(Path.of(args[0]))) {
             RealClusterBench.kwokPool(cluster.observer, nodes);
-            cluster.startOperator(new OperatorDefaults("railyard:bench", "rdma/rdma"));
+            boolean workloadGangs = cluster.observer.supports(WorkloadGangModel.API_VERSION, "PodGroup");
+            cluster.startOperator(new OperatorDefaults("railyard:bench", "rdma/rdma").withWorkloadGangs(workloadGangs));
             List<SchedulingSpec.Scheduler> schedulers = new ArrayList<>();
             if (cluster.observer.supports("scheduling.volcano.sh/v1beta1", "PodGroup")) {
                 schedulers.add(SchedulingSpec.Scheduler.VOLCANO);
@@ -41,6 +44,9 @@ public final class SchedulerBench {
             if (cluster.observer.supports(KUEUE, "ClusterQueue")) {
                 kueueQueue(cluster.observer, nodes);
                 schedulers.add(SchedulingSpec.Scheduler.KUEUE);
+            }
+            if (workloadGangs) {
+                schedulers.add(SchedulingSpec.Scheduler.KUBERNETES);
             }
             schedulers.add(SchedulingSpec.Scheduler.DEFAULT);
             for (SchedulingSpec.Scheduler scheduler : schedulers) {

@@ -28,8 +28,8 @@ import org.junit.jupiter.api.Test;
  */
 @Order(90)
 class UpIT {
-    /** The shipped examples this sandbox runs, each alone: preflight.yaml needs 16 nodes and its helpers played, hostnetwork-kueue.yaml Kueue. */
-    private static final List<String> EXAMPLES = List.of("ib-volcano", "topology", "dra-aligned");
+    /** The shipped examples this sandbox runs, each alone: preflight.yaml needs 16 nodes and its helpers played. */
+    private static final List<String> EXAMPLES = List.of("ib-volcano", "topology", "dra-aligned", "hostnetwork-kueue");
     private static final Path DIR = ControlPlane.REPO.resolve("e2e/target/up");
 
     @Test
