@@ -28,4 +28,7 @@ public class SchedulingSpec {
 
     @JsonPropertyDescription("Node label keys, outermost first (e.g. spine, leaf), that order the ranks once the gang is placed.")
     public List<String> topologyKeys;
+
+    @JsonPropertyDescription("Place the whole gang under one domain of a node label (scheduler kueue: its topology-aware scheduling).")
+    public TopologyRequest topology;
 }

@@ -136,13 +136,59 @@ class KueueIT {
         Jobs.awaitRunning(client, namespace, "low", 2, Duration.ofSeconds(120));
     }
 
+    @Test
+    void theFabricsLeavesPlaceARequiredGangUnderTheLeafWithRoomAndAPreferredOneAcrossWhenNoneHasRoom() {
+        // the labels and the Kueue Topology railyard fabric writes from the shipped ibsim fat-tree: 8 hosts, 4 under each of
+        // two leaves; here leaf rails-leaf-01 has 3 of its hosts, rails-leaf-03 all 4
+        String fabric = "testdata/ibsim/fattree/ibnetdiscover.txt";
+        Processes.Result labels = RailyardProcess.run(railyard.cluster, null, "fabric", "--ibnetdiscover", fabric, "--labels");
+        Processes.Result topology = RailyardProcess.run(railyard.cluster, null, "fabric", "--ibnetdiscover", fabric, "--kueue-topology");
+        assertThat(labels.exitCode()).as(labels.err()).isZero();
+        client.load(new java.io.ByteArrayInputStream(topology.out().getBytes(java.nio.charset.StandardCharsets.UTF_8))).serverSideApply();
+        Map<String, Map<String, String>> hosts = new java.util.TreeMap<>();
+        client.load(new java.io.ByteArrayInputStream(labels.out().getBytes(java.nio.charset.StandardCharsets.UTF_8))).items()
+                .forEach(node -> hosts.put(node.getMetadata().getName(), node.getMetadata().getLabels()));
+        assertThat(hosts).hasSize(8);
+        hosts.remove("gpu-node-04");
+        hosts.forEach((name, fabricLabels) -> {
+            java.util.Map<String, String> all = new java.util.HashMap<>(fabricLabels);
+            all.putAll(Map.of("railyard.io/rdma", "true", "nvidia.com/gpu.present", "true"));
+            KwokNodes.create(client, name, "kq-topo", all, Map.of("nvidia.com/gpu", "8", "rdma/rdma", "8"));
+        });
+        queue("kq-topo", 64, "railyard-infiniband");
+
+        railyard.submit(topology(Jobs.yaml(namespace, "rail", 4, "kq-topo", "kueue", "kq-topo"), "Required"));
+        List<Pod> rail = Jobs.awaitRunning(client, namespace, "rail", 4, Duration.ofSeconds(90));
+        assertThat(rail).extracting(pod -> hosts.get(pod.getSpec().getNodeName()).get("railyard.io/ib-leaf")).as("the one leaf with room")
+                .containsOnly("rails-leaf-03");
+
+        railyard.submit(topology(Jobs.yaml(namespace, "strict", 4, "kq-topo", "kueue", "kq-topo"), "Required"));
+        Processes.Result status = Awaitility.await("strict waits, in Kueue's words").atMost(Duration.ofSeconds(60))
+                .until(() -> RailyardProcess.run(railyard.cluster, null, "status", "strict", "-n", namespace),
+                        said -> said.out().contains("kueue: couldn't assign flavors"));
+        assertThat(status.out()).contains("0 of 4 pods have a node");
+        assertThat(bound(Jobs.pods(client, namespace, "strict"))).isZero();
+        client.resources(TrainingJob.class).inNamespace(namespace).withName("strict").delete();
+        client.resources(TrainingJob.class).inNamespace(namespace).withName("rail").delete();
+        Awaitility.await("rail's pods gone").atMost(Duration.ofSeconds(60)).until(() -> Jobs.pods(client, namespace, "rail").isEmpty());
+
+        railyard.submit(topology(Jobs.yaml(namespace, "loose", 5, "kq-topo", "kueue", "kq-topo"), "Preferred"));
+        List<Pod> loose = Jobs.awaitRunning(client, namespace, "loose", 5, Duration.ofSeconds(90));
+        assertThat(loose).extracting(pod -> hosts.get(pod.getSpec().getNodeName()).get("railyard.io/ib-leaf")).as("no leaf has 5: both")
+                .contains("rails-leaf-01", "rails-leaf-03");
+    }
+
     /**
      * A ClusterQueue of {@code gpus} on the group's nodes (a flavor with the hosts' topology), and its LocalQueue here; it
      * covers CPU and memory too, which the pods' sidecars ask for (Kueue admits nothing that asks for a resource it does
      * not cover).
      */
     private void queue(String group, int gpus) {
-        client.resource(kueue("ResourceFlavor", group, Map.of("nodeLabels", Map.of(KwokNodes.GROUP, group), "topologyName", TOPOLOGY)))
+        queue(group, gpus, TOPOLOGY);
+    }
+
+    private void queue(String group, int gpus, String topology) {
+        client.resource(kueue("ResourceFlavor", group, Map.of("nodeLabels", Map.of(KwokNodes.GROUP, group), "topologyName", topology)))
                 .serverSideApply();
         client.resource(kueue("ClusterQueue", group, Map.of("namespaceSelector", Map.of(),
                 "preemption", Map.of("withinClusterQueue", "LowerPriority"),
@@ -158,6 +204,10 @@ class KueueIT {
     private static GenericKubernetesResource kueue(String kind, String name, Map<String, Object> spec) {
         return new GenericKubernetesResourceBuilder().withApiVersion(KUEUE).withKind(kind).withNewMetadata().withName(name).endMetadata()
                 .addToAdditionalProperties("spec", spec).build();
+    }
+
+    private static String topology(String job, String mode) {
+        return job.replace("  scheduling:\n", "  scheduling:\n    topology: {level: railyard.io/ib-leaf, mode: " + mode + "}\n");
     }
 
     private static String priority(String job, String priorityClass) {

@@ -80,6 +80,13 @@ public final class JobValidation {
         if (spec.scheduling != null && spec.scheduling.scheduler == SchedulingSpec.Scheduler.KUEUE && spec.scheduling.queue == null) {
             errors.add("spec.scheduling.queue: is required with scheduler kueue (the LocalQueue's name)");
         }
+        if (spec.scheduling != null && spec.scheduling.topology != null && spec.scheduling.scheduler != SchedulingSpec.Scheduler.KUEUE) {
+            errors.add("spec.scheduling.topology: is placed by scheduler kueue only (Volcano places by the HyperNodes railyard fabric"
+                    + " writes); use scheduler kueue, or leave it out");
+        }
+        if (spec.scheduling != null && spec.scheduling.topology != null && (spec.scheduling.topology.level == null || spec.scheduling.topology.level.isBlank())) {
+            errors.add("spec.scheduling.topology.level: is required (a node label such as railyard.io/ib-leaf)");
+        }
         if (spec.runPolicy != null) {
             atLeast(errors, "spec.runPolicy.backoffLimit", spec.runPolicy.backoffLimit, 0);
             atLeast(errors, "spec.runPolicy.nodeFailureLimit", spec.runPolicy.nodeFailureLimit, 0);

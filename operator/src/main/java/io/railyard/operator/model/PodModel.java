@@ -186,6 +186,7 @@ final class PodModel {
             if (member) {
                 pod.editMetadata()
                         .addToLabels(POD_GROUP_LABEL, kueueGroup)
+                        .addToAnnotations(KueueGroup.topology(settings.spec()))
                         .addToAnnotations(POD_GROUP_COUNT_ANNOTATION, String.valueOf(settings.spec().nodes))
                         .endMetadata();
             }

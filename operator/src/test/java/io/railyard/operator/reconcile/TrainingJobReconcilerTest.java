@@ -168,6 +168,7 @@ class TrainingJobReconcilerTest {
         create("quiet", "{image: pytorch, script: t.py, nodes: 2, gpusPerNode: 8}");
         await().atMost(Duration.ofSeconds(60)).untilAsserted(() -> {
             assertThat(pods("quiet")).hasSize(2);
+            assertThat(job("quiet").getStatus()).isNotNull(); // the pods may show before the first status does
             assertThat(job("quiet").getStatus().phase).isEqualTo("Scheduling");
         });
         while (server.takeRequest(200, TimeUnit.MILLISECONDS) != null) {

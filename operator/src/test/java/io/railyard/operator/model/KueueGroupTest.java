@@ -1,0 +1,63 @@
+package io.railyard.operator.model;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.fabric8.kubernetes.api.model.Pod;
+import io.railyard.api.TrainingJob;
+import io.railyard.api.TrainingJobStatus;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** A Kueue gang as its members declare it: the run's own pod group, and the job's topology request (KueueIT places them). */
+class KueueGroupTest {
+    private static TrainingJob job(String topology) {
+        return Jobs.yaml("""
+                image: pytorch
+                script: train.py
+                nodes: 2
+                gpusPerNode: 8
+                rdma: {devicesPerNode: 8}
+                scheduling: {scheduler: kueue, queue: team-a%s}
+                """.formatted(topology));
+    }
+
+    @Test
+    void eachRunIsAGroupOfItsOwnAndTheMembersAskForTheLeafAsTheJobSays() {
+        TrainingJob required = job(", topology: {level: railyard.io/ib-leaf}");
+        required.setStatus(new TrainingJobStatus());
+        required.getStatus().restarts = 3;
+
+        List<Pod> pods = Jobs.pods(required);
+
+        assertThat(pods).allSatisfy(pod -> {
+            assertThat(pod.getMetadata().getLabels()).containsEntry("kueue.x-k8s.io/pod-group-name", "job-3")
+                    .containsEntry("kueue.x-k8s.io/queue-name", "team-a");
+            assertThat(pod.getMetadata().getAnnotations()).containsEntry("kueue.x-k8s.io/podset-required-topology", "railyard.io/ib-leaf")
+                    .containsEntry("kueue.x-k8s.io/pod-group-total-count", "2");
+        });
+        assertThat(Jobs.pods(job(", topology: {level: railyard.io/ib-leaf, mode: Preferred}")).getFirst().getMetadata().getAnnotations())
+                .containsEntry("kueue.x-k8s.io/podset-preferred-topology", "railyard.io/ib-leaf")
+                .doesNotContainKey("kueue.x-k8s.io/podset-required-topology");
+        assertThat(Jobs.pods(job("")).getFirst().getMetadata().getAnnotations()).doesNotContainKeys(
+                "kueue.x-k8s.io/podset-required-topology", "kueue.x-k8s.io/podset-preferred-topology");
+    }
+
+    @Test
+    void aTopologyRequestIsKueuesAloneAndInPlaceIsRefusedForAKueueGang() {
+        TrainingJob volcano = Jobs.yaml("""
+                image: pytorch
+                script: train.py
+                nodes: 2
+                gpusPerNode: 8
+                scheduling: {scheduler: volcano, topology: {level: railyard.io/ib-leaf}}
+                """);
+        assertThat(JobValidation.errors(volcano)).contains("spec.scheduling.topology: is placed by scheduler kueue only (Volcano"
+                + " places by the HyperNodes railyard fabric writes); use scheduler kueue, or leave it out");
+        TrainingJob inPlace = job("");
+        inPlace.getSpec().runPolicy = new io.railyard.api.RunPolicy();
+        inPlace.getSpec().runPolicy.restartStrategy = io.railyard.api.RunPolicy.RestartStrategy.IN_PLACE;
+        assertThat(RestartStrategies.unserved(inPlace.getSpec(), true)).hasValueSatisfying(problem -> assertThat(problem)
+                .startsWith("spec.runPolicy.restartStrategy is InPlace but scheduler kueue restarts a gang only by recreating it"));
+        assertThat(RestartStrategies.inPlace(job("").getSpec(), true)).as("Auto on a Kueue gang: Recreate").isFalse();
+    }
+}
