@@ -60,7 +60,7 @@ public final class SandboxUp {
         }
         List<String> extras = settings.schedulers();
         if (!script.built()) {
-            progress.accept("building the control plane once (Go 1.26 and the Go module proxy; 30 to 60 minutes on 2 cores,"
+            progress.accept("building the control plane once (Go 1.26 and the Go module proxy; about 35 minutes on a fresh 2-core machine,"
                     + " seconds once cached in " + script.binaries().getParent() + ")");
         }
         script.build(extras); // what is cached is kept: seconds

@@ -11,6 +11,7 @@ import java.util.Map;
  */
 public final class KueueGroup {
     public static final String LABEL = "kueue.x-k8s.io/pod-group-name";
+    static final String POD_SET_GROUP_ANNOTATION = "kueue.x-k8s.io/podset-group-name";
 
     private KueueGroup() {}
 
@@ -22,6 +23,8 @@ public final class KueueGroup {
     /**
      * The members' topology request to Kueue's topology-aware scheduling: {@code podset-required-topology} (the gang waits
      * for one domain of the level with room for all of it) or {@code podset-preferred-topology}; none when the job asks none.
+     * Kueue makes a pod set of each distinct pod (rank 0, which alone carries the hang watch, and the rest) and fits each
+     * alone unless they share a {@code podset-group-name}: the gang's, so that it is fitted whole.
      */
     static Map<String, String> topology(TrainingJobSpec spec) {
         TopologyRequest request = spec.scheduling == null ? null : spec.scheduling.topology;
@@ -29,6 +32,6 @@ public final class KueueGroup {
             return Map.of();
         }
         String kind = request.mode == TopologyRequest.Mode.PREFERRED ? "preferred" : "required";
-        return Map.of("kueue.x-k8s.io/podset-" + kind + "-topology", request.level);
+        return Map.of("kueue.x-k8s.io/podset-" + kind + "-topology", request.level, POD_SET_GROUP_ANNOTATION, "ranks");
     }
 }

@@ -33,6 +33,7 @@ class KueueGroupTest {
             assertThat(pod.getMetadata().getLabels()).containsEntry("kueue.x-k8s.io/pod-group-name", "job-3")
                     .containsEntry("kueue.x-k8s.io/queue-name", "team-a");
             assertThat(pod.getMetadata().getAnnotations()).containsEntry("kueue.x-k8s.io/podset-required-topology", "railyard.io/ib-leaf")
+                    .as("rank 0's pod set and the others' fitted as one").containsEntry("kueue.x-k8s.io/podset-group-name", "ranks")
                     .containsEntry("kueue.x-k8s.io/pod-group-total-count", "2");
         });
         assertThat(Jobs.pods(job(", topology: {level: railyard.io/ib-leaf, mode: Preferred}")).getFirst().getMetadata().getAnnotations())
