@@ -7,6 +7,7 @@ import io.fabric8.kubernetes.api.model.GenericKubernetesResourceBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.scheduling.v1.PriorityClassBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.railyard.api.Names;
 import io.railyard.api.TrainingJob;
 import io.railyard.api.TrainingJobStatus;
 import java.time.Duration;
@@ -134,6 +135,30 @@ class KueueIT {
 
         high.forEach(pod -> KwokNodes.exit(client, namespace, pod.getMetadata().getName(), 0));
         Jobs.awaitRunning(client, namespace, "low", 2, Duration.ofSeconds(120));
+    }
+
+    @Test
+    void aNodeFaultRecreatesTheGangAsANewGroupThatKueueAdmitsOffTheNode() {
+        List.of("kq-fault-1", "kq-fault-2", "kq-fault-3").forEach(node -> KwokNodes.rdma(client, node, "kq-fault"));
+        queue("kq-fault", 64);
+        railyard.submit(Jobs.yaml(namespace, "fault", 2, "kq-fault", "kueue", "kq-fault"));
+        List<Pod> running = Jobs.awaitRunning(client, namespace, "fault", 2, Duration.ofSeconds(90));
+        assertThat(running).allSatisfy(pod -> assertThat(pod.getMetadata().getLabels()).containsEntry("kueue.x-k8s.io/pod-group-name", "fault-0"));
+        String bad = running.getFirst().getSpec().getNodeName();
+
+        KwokNodes.portDown(client, bad);
+
+        List<Pod> again = Awaitility.await("the gang's second run Running").atMost(Duration.ofSeconds(120)).until(() -> Jobs.pods(client, namespace, "fault")
+                .stream().filter(pod -> "Running".equals(pod.getStatus().getPhase()) && "1".equals(pod.getMetadata().getLabels().get(Names.ATTEMPT_LABEL)))
+                .toList(), pods -> pods.size() == 2);
+        assertThat(again).allSatisfy(pod -> {
+            assertThat(pod.getSpec().getNodeName()).as("placed off the faulted node").isNotEqualTo(bad);
+            assertThat(pod.getMetadata().getLabels()).as("a group of its own, admitted afresh").containsEntry("kueue.x-k8s.io/pod-group-name", "fault-1");
+        });
+        TrainingJobStatus.Restart restart = Jobs.get(client, namespace, "fault").getStatus().restartHistory.getFirst();
+        assertThat(restart.cause + " " + restart.strategy + " " + restart.node).isEqualTo("Node Recreate " + bad);
+        Awaitility.await("the first run's Workload finished and gone with its pods").atMost(Duration.ofSeconds(60))
+                .until(() -> client.genericKubernetesResources(KUEUE, "Workload").inNamespace(namespace).withName("fault-0").get() == null);
     }
 
     @Test

@@ -54,6 +54,16 @@ final class KwokNodes {
         return created;
     }
 
+    /** What the agent writes when a port of the node goes down: RdmaPortDown True. */
+    static void portDown(KubernetesClient client, String node) {
+        client.nodes().withName(node).editStatus(edited -> {
+            edited.getStatus().getConditions().add(new io.fabric8.kubernetes.api.model.NodeConditionBuilder().withType("RdmaPortDown")
+                    .withStatus("True").withReason("PortNotActive").withMessage("mlx5_1 port 1 is DOWN")
+                    .withLastTransitionTime(Instant.now().toString()).build());
+            return edited;
+        });
+    }
+
     static boolean ready(Node node) {
         return node != null && node.getStatus() != null && node.getStatus().getConditions() != null && node.getStatus().getConditions().stream()
                 .anyMatch(c -> c.getType().equals("Ready") && c.getStatus().equals("True"));

@@ -5,7 +5,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.railyard.api.Names;
 import io.railyard.api.TrainingJob;
+import io.railyard.api.TrainingJobStatus;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -77,6 +79,26 @@ class WorkloadGangIT {
         String ran = waiting.equals("left") ? "right" : "left";
         client.resources(TrainingJob.class).inNamespace(namespace).withName(ran).delete();
         Jobs.awaitRunning(client, namespace, waiting, 3, Duration.ofSeconds(120));
+    }
+
+    @Test
+    void aNodeFaultReplacesTheRankWhoseNodeFailedAndKubeSchedulerPlacesItOffTheNodeInTheSameGroup() {
+        List.of("kg-fault-1", "kg-fault-2", "kg-fault-3").forEach(node -> KwokNodes.rdma(client, node, "kg-fault"));
+        railyard.submit(Jobs.yaml(namespace, "fault", 2, "kg-fault", "kubernetes"));
+        List<Pod> running = Jobs.awaitRunning(client, namespace, "fault", 2, Duration.ofSeconds(90));
+        String bad = running.getFirst().getSpec().getNodeName();
+
+        KwokNodes.portDown(client, bad);
+
+        List<Pod> again = Awaitility.await("every rank Running on the next attempt").atMost(Duration.ofSeconds(120)).until(() -> Jobs.pods(client,
+                namespace, "fault").stream().filter(pod -> "Running".equals(pod.getStatus().getPhase())
+                        && "1".equals(pod.getMetadata().getLabels().get(Names.ATTEMPT_LABEL))).toList(), pods -> pods.size() == 2);
+        assertThat(again).extracting(pod -> pod.getSpec().getNodeName()).doesNotContain(bad);
+        assertThat(again).allSatisfy(pod -> assertThat(pod.getSpec().getAdditionalProperties())
+                .containsEntry("schedulingGroup", Map.of("podGroupName", "fault")));
+        TrainingJobStatus.Restart restart = Jobs.get(client, namespace, "fault").getStatus().restartHistory.getFirst();
+        assertThat(restart.cause + " " + restart.node).isEqualTo("Node " + bad);
+        assertThat(restart.restartedInPlace).as("the healthy rank kept in place: the scheduler asked only for the other").isEqualTo(1);
     }
 
     private long running(String job) {
