@@ -61,6 +61,16 @@ final class Jobs {
                 pods -> pods.size() == ranks);
     }
 
+    /** How many of the job's pods are Running. */
+    static long running(KubernetesClient client, String namespace, String job) {
+        return pods(client, namespace, job).stream().filter(pod -> "Running".equals(pod.getStatus().getPhase())).count();
+    }
+
+    /** How many of these pods the scheduler has bound to a node. */
+    static long bound(List<Pod> pods) {
+        return pods.stream().filter(pod -> pod.getSpec().getNodeName() != null).count();
+    }
+
     static List<Pod> pods(KubernetesClient client, String namespace, String job) {
         return client.pods().inNamespace(namespace).withLabel(Names.JOB_LABEL, job).list().getItems();
     }

@@ -67,7 +67,7 @@ class KueueIT {
         Awaitility.await("the operator's 4 pods of whole").atMost(Duration.ofSeconds(60)).until(() -> Jobs.pods(client, namespace, "whole").size() == 4);
 
         Awaitility.await("no pod of whole bound while 3 nodes have room").pollDelay(HELD).atMost(HELD.plusSeconds(5))
-                .until(() -> bound(Jobs.pods(client, namespace, "whole")) == 0);
+                .until(() -> Jobs.bound(Jobs.pods(client, namespace, "whole")) == 0);
         assertThat(Jobs.pods(client, namespace, "whole")).allSatisfy(pod -> assertThat(pod.getSpec().getSchedulingGates())
                 .as("Kueue holds the pod until it admits the gang").anyMatch(gate -> gate.getName().equals("kueue.x-k8s.io/admission")));
         Processes.Result status = Awaitility.await("status says why, in Kueue's words").atMost(Duration.ofSeconds(30))
@@ -87,10 +87,10 @@ class KueueIT {
         railyard.submit(Jobs.yaml(namespace, "left", 3, "kq-pair", "kueue", "kq-pair"));
         railyard.submit(Jobs.yaml(namespace, "right", 3, "kq-pair", "kueue", "kq-pair"));
 
-        Awaitility.await("one gang of three Running").atMost(Duration.ofSeconds(90)).until(() -> running("left") == 3 || running("right") == 3);
-        String waiting = running("left") == 3 ? "right" : "left";
+        Awaitility.await("one gang of three Running").atMost(Duration.ofSeconds(90)).until(() -> Jobs.running(client, namespace, "left") == 3 || Jobs.running(client, namespace, "right") == 3);
+        String waiting = Jobs.running(client, namespace, "left") == 3 ? "right" : "left";
         Awaitility.await(waiting + " holds no node while the other runs").pollDelay(HELD).atMost(HELD.plusSeconds(5))
-                .until(() -> Jobs.pods(client, namespace, waiting).size() == 3 && bound(Jobs.pods(client, namespace, waiting)) == 0);
+                .until(() -> Jobs.pods(client, namespace, waiting).size() == 3 && Jobs.bound(Jobs.pods(client, namespace, waiting)) == 0);
 
         String ran = waiting.equals("left") ? "right" : "left";
         client.resources(TrainingJob.class).inNamespace(namespace).withName(ran).delete();
@@ -106,7 +106,7 @@ class KueueIT {
         railyard.submit(Jobs.yaml(namespace, "second", 2, "kq-quota", "kueue", "kq-quota"));
 
         Awaitility.await("second holds no node while first uses the quota, two nodes free").pollDelay(HELD).atMost(HELD.plusSeconds(5))
-                .until(() -> Jobs.pods(client, namespace, "second").size() == 2 && bound(Jobs.pods(client, namespace, "second")) == 0);
+                .until(() -> Jobs.pods(client, namespace, "second").size() == 2 && Jobs.bound(Jobs.pods(client, namespace, "second")) == 0);
         first.forEach(pod -> KwokNodes.exit(client, namespace, pod.getMetadata().getName(), 0));
         Awaitility.await("first Succeeded").atMost(Duration.ofSeconds(60))
                 .until(() -> "Succeeded".equals(Jobs.get(client, namespace, "first").getStatus().phase));
@@ -131,7 +131,7 @@ class KueueIT {
         assertThat(low.getStatus().jobFailures == null ? 0 : low.getStatus().jobFailures).as("backoffLimit not spent").isZero();
         assertThat(Jobs.condition(client, namespace, "low", "Restarting")).hasValueSatisfying(c -> assertThat(c.getReason()).isEqualTo("Preempted"));
         Awaitility.await("low waits whole while high runs").pollDelay(HELD).atMost(HELD.plusSeconds(5))
-                .until(() -> Jobs.pods(client, namespace, "low").size() == 2 && bound(Jobs.pods(client, namespace, "low")) == 0);
+                .until(() -> Jobs.pods(client, namespace, "low").size() == 2 && Jobs.bound(Jobs.pods(client, namespace, "low")) == 0);
 
         high.forEach(pod -> KwokNodes.exit(client, namespace, pod.getMetadata().getName(), 0));
         Jobs.awaitRunning(client, namespace, "low", 2, Duration.ofSeconds(120));
@@ -192,7 +192,7 @@ class KueueIT {
                 .until(() -> RailyardProcess.run(railyard.cluster, null, "status", "strict", "-n", namespace),
                         said -> said.out().contains("kueue: couldn't assign flavors"));
         assertThat(status.out()).contains("0 of 4 pods have a node");
-        assertThat(bound(Jobs.pods(client, namespace, "strict"))).isZero();
+        assertThat(Jobs.bound(Jobs.pods(client, namespace, "strict"))).isZero();
         client.resources(TrainingJob.class).inNamespace(namespace).withName("strict").delete();
         client.resources(TrainingJob.class).inNamespace(namespace).withName("rail").delete();
         Awaitility.await("rail's pods gone").atMost(Duration.ofSeconds(60)).until(() -> Jobs.pods(client, namespace, "rail").isEmpty());
@@ -237,13 +237,5 @@ class KueueIT {
 
     private static String priority(String job, String priorityClass) {
         return job.replace("  scheduling:\n", "  scheduling:\n    priorityClassName: " + priorityClass + "\n");
-    }
-
-    private long running(String job) {
-        return Jobs.pods(client, namespace, job).stream().filter(pod -> "Running".equals(pod.getStatus().getPhase())).count();
-    }
-
-    private static long bound(List<Pod> pods) {
-        return pods.stream().filter(pod -> pod.getSpec().getNodeName() != null).count();
     }
 }

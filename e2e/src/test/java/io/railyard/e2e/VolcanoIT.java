@@ -51,7 +51,7 @@ class VolcanoIT {
         Awaitility.await("the operator's 4 pods of whole").atMost(Duration.ofSeconds(60)).until(() -> Jobs.pods(client, namespace, "whole").size() == 4);
 
         Awaitility.await("no pod of whole bound while 3 nodes have room").pollDelay(HELD).atMost(HELD.plusSeconds(5))
-                .until(() -> bound(Jobs.pods(client, namespace, "whole")) == 0);
+                .until(() -> Jobs.bound(Jobs.pods(client, namespace, "whole")) == 0);
         Processes.Result status = Awaitility.await("status says why, in Volcano's words").atMost(Duration.ofSeconds(30))
                 .until(() -> RailyardProcess.run(railyard.cluster, null, "status", "whole", "-n", namespace),
                         said -> said.out().contains("tasks in gang unschedulable"));
@@ -69,10 +69,10 @@ class VolcanoIT {
         railyard.submit(Jobs.yaml(namespace, "left", 3, "vc-pair", "volcano"));
         railyard.submit(Jobs.yaml(namespace, "right", 3, "vc-pair", "volcano"));
 
-        Awaitility.await("one gang of three Running").atMost(Duration.ofSeconds(90)).until(() -> running("left") == 3 || running("right") == 3);
-        String waiting = running("left") == 3 ? "right" : "left";
+        Awaitility.await("one gang of three Running").atMost(Duration.ofSeconds(90)).until(() -> Jobs.running(client, namespace, "left") == 3 || Jobs.running(client, namespace, "right") == 3);
+        String waiting = Jobs.running(client, namespace, "left") == 3 ? "right" : "left";
         Awaitility.await(waiting + " holds no node while the other runs").pollDelay(HELD).atMost(HELD.plusSeconds(5))
-                .until(() -> bound(Jobs.pods(client, namespace, waiting)) == 0);
+                .until(() -> Jobs.bound(Jobs.pods(client, namespace, waiting)) == 0);
 
         String ran = waiting.equals("left") ? "right" : "left";
         client.resources(TrainingJob.class).inNamespace(namespace).withName(ran).delete(); // its PodGroup goes with it
@@ -94,18 +94,10 @@ class VolcanoIT {
         railyard.submit(Jobs.yaml(namespace, "second", 2, "vc-queue", "volcano", "two-nodes"));
 
         Awaitility.await("second holds no node while first fills the queue, two nodes free").pollDelay(HELD).atMost(HELD.plusSeconds(5))
-                .until(() -> Jobs.pods(client, namespace, "second").size() == 2 && bound(Jobs.pods(client, namespace, "second")) == 0);
+                .until(() -> Jobs.pods(client, namespace, "second").size() == 2 && Jobs.bound(Jobs.pods(client, namespace, "second")) == 0);
         first.forEach(pod -> KwokNodes.exit(client, namespace, pod.getMetadata().getName(), 0));
         Awaitility.await("first Succeeded").atMost(Duration.ofSeconds(60))
                 .until(() -> "Succeeded".equals(Jobs.get(client, namespace, "first").getStatus().phase));
         Jobs.awaitRunning(client, namespace, "second", 2, Duration.ofSeconds(90));
-    }
-
-    private long running(String job) {
-        return Jobs.pods(client, namespace, job).stream().filter(pod -> "Running".equals(pod.getStatus().getPhase())).count();
-    }
-
-    private static long bound(List<Pod> pods) {
-        return pods.stream().filter(pod -> pod.getSpec().getNodeName() != null).count();
     }
 }

@@ -56,7 +56,7 @@ class WorkloadGangIT {
                 .containsEntry("schedulingGroup", Map.of("podGroupName", "whole")));
 
         Awaitility.await("no pod of whole bound while 3 nodes have room").pollDelay(HELD).atMost(HELD.plusSeconds(5))
-                .until(() -> bound(Jobs.pods(client, namespace, "whole")) == 0);
+                .until(() -> Jobs.bound(Jobs.pods(client, namespace, "whole")) == 0);
         Processes.Result status = RailyardProcess.run(railyard.cluster, null, "status", "whole", "-n", namespace);
         assertThat(status.out()).contains("0 of 4 pods have a node");
 
@@ -71,10 +71,10 @@ class WorkloadGangIT {
         railyard.submit(Jobs.yaml(namespace, "left", 3, "kg-pair", "kubernetes"));
         railyard.submit(Jobs.yaml(namespace, "right", 3, "kg-pair", "kubernetes"));
 
-        Awaitility.await("one gang of three Running").atMost(Duration.ofSeconds(120)).until(() -> running("left") == 3 || running("right") == 3);
-        String waiting = running("left") == 3 ? "right" : "left";
+        Awaitility.await("one gang of three Running").atMost(Duration.ofSeconds(120)).until(() -> Jobs.running(client, namespace, "left") == 3 || Jobs.running(client, namespace, "right") == 3);
+        String waiting = Jobs.running(client, namespace, "left") == 3 ? "right" : "left";
         Awaitility.await(waiting + " holds no node while the other runs").pollDelay(HELD).atMost(HELD.plusSeconds(5))
-                .until(() -> Jobs.pods(client, namespace, waiting).size() == 3 && bound(Jobs.pods(client, namespace, waiting)) == 0);
+                .until(() -> Jobs.pods(client, namespace, waiting).size() == 3 && Jobs.bound(Jobs.pods(client, namespace, waiting)) == 0);
 
         String ran = waiting.equals("left") ? "right" : "left";
         client.resources(TrainingJob.class).inNamespace(namespace).withName(ran).delete();
@@ -99,13 +99,5 @@ class WorkloadGangIT {
         TrainingJobStatus.Restart restart = Jobs.get(client, namespace, "fault").getStatus().restartHistory.getFirst();
         assertThat(restart.cause + " " + restart.node).isEqualTo("Node " + bad);
         assertThat(restart.restartedInPlace).as("the healthy rank kept in place: the scheduler asked only for the other").isEqualTo(1);
-    }
-
-    private long running(String job) {
-        return Jobs.pods(client, namespace, job).stream().filter(pod -> "Running".equals(pod.getStatus().getPhase())).count();
-    }
-
-    private static long bound(List<Pod> pods) {
-        return pods.stream().filter(pod -> pod.getSpec().getNodeName() != null).count();
     }
 }

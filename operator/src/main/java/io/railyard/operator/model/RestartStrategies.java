@@ -64,13 +64,17 @@ public final class RestartStrategies {
 
     /** Whether a Kubernetes version ("1.36", "v1.36.2", "1.37+") restarts pods in place by default. */
     public static boolean servedBy(String version) {
+        return atLeast(version, 36);
+    }
+
+    /** Whether a Kubernetes version ("1.36", "v1.36.2", "1.37+") is 1.{@code minor} or newer; false for what is not a version. */
+    static boolean atLeast(String version, int minor) {
         java.util.regex.Matcher m = VERSION.matcher(version == null ? "" : version);
         if (!m.lookingAt()) {
             return false;
         }
         int major = Integer.parseInt(m.group(1));
-        int minor = Integer.parseInt(m.group(2));
-        return major > 1 || major == 1 && minor >= 36;
+        return major > 1 || major == 1 && Integer.parseInt(m.group(2)) >= minor;
     }
 
     /** await-rank's arguments for the gang's gate: every rank of a new attempt passes together. */

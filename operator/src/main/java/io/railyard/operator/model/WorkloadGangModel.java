@@ -63,8 +63,7 @@ public final class WorkloadGangModel {
 
     /** Whether a Kubernetes version ("1.37", "v1.37.2") has the API version; served only where the gate is on. */
     public static boolean servedBy(String version) {
-        java.util.regex.Matcher m = java.util.regex.Pattern.compile("v?(\\d+)\\.(\\d+)").matcher(version == null ? "" : version);
-        return m.lookingAt() && (Integer.parseInt(m.group(1)) > 1 || Integer.parseInt(m.group(2)) >= 37);
+        return RestartStrategies.atLeast(version, 37);
     }
 
     /** A map in the order its keys are given: what render prints reads as the API's documentation does. */
