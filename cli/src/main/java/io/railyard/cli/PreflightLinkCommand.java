@@ -44,6 +44,21 @@ final class PreflightLinkCommand implements Callable<Integer> {
 
     enum Role { server, client, both }
 
+    /** What runs one ib_write_bw: the real one as a process, or the sandbox's played one ({@link PlayedPreflightLink}). */
+    interface MeasuringTool {
+        ToolRun run(String role, List<String> argv, Instant deadline) throws Exception;
+    }
+
+    private final MeasuringTool played;
+
+    PreflightLinkCommand() {
+        this(null);
+    }
+
+    PreflightLinkCommand(MeasuringTool played) {
+        this.played = played;
+    }
+
     @Spec
     CommandSpec spec;
 
@@ -175,7 +190,8 @@ final class PreflightLinkCommand implements Callable<Integer> {
         if (server != null) {
             argv.add(server);
         }
-        ToolRun run = ToolRun.run(argv, deadline, text -> server != null && text.contains("Couldn't connect"), retryMillis);
+        ToolRun run = played != null ? played.run(runRole, argv, deadline)
+                : ToolRun.run(argv, deadline, text -> server != null && text.contains("Couldn't connect"), retryMillis);
         return block.append(run.body()).append(HelperOutput.end(runRole, index, device.hca(), run.exit())).append('\n').toString();
     }
 

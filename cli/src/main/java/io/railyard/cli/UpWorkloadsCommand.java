@@ -12,7 +12,7 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 /** {@code railyard up workloads}: the sandbox's stand-in for the training containers KWOK does not run (started by up). */
-@Command(name = "workloads", hidden = true, description = "Play the training pods of railyard up: their trainer's log, their end.")
+@Command(name = "workloads", hidden = true, description = "Play the training pods of railyard up: their preflight gate, their trainer's log, their end.")
 final class UpWorkloadsCommand implements Callable<Integer> {
     private static final Logger LOG = LoggerFactory.getLogger(UpWorkloadsCommand.class);
 
@@ -30,7 +30,7 @@ final class UpWorkloadsCommand implements Callable<Integer> {
         var sandbox = UpCommand.sandbox(dir);
         Path log = WorkloadPlayer.trainerLogOf(UpCommand.home(), shape);
         try (KubernetesClient admin = KubeClients.connect(sandbox.kubeconfig())) {
-            WorkloadPlayer player = new WorkloadPlayer(admin, sandbox, log, Duration.ofSeconds(runSeconds), Clock.systemUTC());
+            WorkloadPlayer player = new WorkloadPlayer(admin, sandbox, new PlayedPreflightLink(UpCommand.home()), log, Duration.ofSeconds(runSeconds), Clock.systemUTC());
             LOG.info("playing the training pods of {}: trainers log {}, each runs {} s", sandbox.dir(), log.getFileName(), runSeconds);
             while (!Thread.currentThread().isInterrupted()) {
                 try {

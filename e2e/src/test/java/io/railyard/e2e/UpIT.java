@@ -21,15 +21,15 @@ import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 
 /**
- * {@code railyard up} as a newcomer runs it: its own control plane with Volcano, Railyard installed, agents on their
- * node trees; every shipped example that needs no more than that submitted with {@code --wait} to RDMA verified and
- * Succeeded; a port planted down under a running gang and the gang restarted off that node; {@code railyard down}
+ * {@code railyard up} as a newcomer runs it: its own control plane with Volcano and Kueue, Railyard installed, agents on
+ * their node trees; every shipped example submitted with {@code --wait} to RDMA verified and Succeeded (preflight.yaml's
+ * gate measured by its helper on each node's tree); a port planted down under a running gang and the gang restarted off that node; {@code railyard down}
  * leaving no process and no state.
  */
 @Order(90)
 class UpIT {
-    /** The shipped examples this sandbox runs, each alone: preflight.yaml needs 16 nodes and its helpers played. */
-    private static final List<String> EXAMPLES = List.of("ib-volcano", "topology", "dra-aligned", "hostnetwork-kueue");
+    /** The shipped examples, each alone; preflight.yaml's 16 nodes are the most any needs. */
+    private static final List<String> EXAMPLES = List.of("ib-volcano", "topology", "dra-aligned", "hostnetwork-kueue", "preflight");
     private static final Path DIR = ControlPlane.REPO.resolve("e2e/target/up");
 
     @Test
@@ -38,7 +38,7 @@ class UpIT {
         Processes.Result stale = railyard(60, "down", "--dir", DIR.toString()); // an earlier run killed before its down
         Assertions.assertEquals(0, stale.exitCode(), stale.err());
         Instant began = Instant.now();
-        Processes.Result up = railyard(900, "up", "--dir", DIR.toString(), "--nodes", "5", "--run-seconds", "30");
+        Processes.Result up = railyard(900, "up", "--dir", DIR.toString(), "--nodes", "16", "--run-seconds", "30");
         Processes.Result down;
         try {
             Assertions.assertEquals(0, up.exitCode(), up.out() + up.err());
@@ -69,6 +69,9 @@ class UpIT {
             Assertions.assertEquals(0, submitted.exitCode(), example + ": " + submitted.out() + submitted.err());
             assertThat(submitted.out().strip().lines().toList().getLast()).as(example).contains("Succeeded").contains("RDMA verified");
         }
+        // the gate's helper ran on each node's tree: 16 pods × 8 HCAs, each against the next pod's
+        Processes.Result status = railyard(30, "status", "llama-sft", "-n", "training", "--kubeconfig", kubeconfig.toString());
+        assertThat(status.out()).contains("PreflightPassed=True AllLinksFast: 128 links at or above the minimum (slowest 98.0% of line rate)");
     }
 
     /** The README's example: RDMA verified, then a port of rank 0's node down; the gang runs again off it and succeeds. */

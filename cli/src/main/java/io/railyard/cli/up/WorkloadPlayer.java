@@ -1,5 +1,6 @@
 package io.railyard.cli.up;
 
+import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResourceBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
@@ -7,6 +8,7 @@ import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.railyard.api.Names;
+import io.railyard.operator.preflight.PreflightPods;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
@@ -15,9 +17,11 @@ import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
@@ -25,26 +29,33 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * What the containers of a sandbox's training pods would do, as KWOK cannot run them: each trainer's log, as
- * {@code pods/log} serves it, is a real NCCL log of the node's shape; after the run's length the pod's containers exit
- * 0 (KWOK stage {@code railyard-pod-exit}) and the pod Succeeds. Only pods on the sandbox's own nodes are played.
+ * What the containers of a sandbox's training pods would do, as KWOK cannot run them: a preflight gate's helper runs
+ * on the node's tree and its result goes to the pod (KWOK stage {@code railyard-pod-preflight} starts the pod, or fails
+ * it, with those figures); each trainer's log, as {@code pods/log} serves it, is a real NCCL log of the node's shape;
+ * after the run's length the pod's containers exit 0 (KWOK stage {@code railyard-pod-exit}) and the pod Succeeds. Only
+ * pods on the sandbox's own nodes are played.
  */
 public final class WorkloadPlayer {
     private static final Logger LOG = LoggerFactory.getLogger(WorkloadPlayer.class);
     static final String EXIT_CODE = "kwok.railyard.io/exit-code";
+    /** The gate's result, which KWOK stage railyard-pod-preflight writes into the init container's status. */
+    static final String PREFLIGHT_EXIT_CODE = "kwok.railyard.io/preflight-exit-code";
+    static final String PREFLIGHT_MESSAGE = "kwok.railyard.io/preflight-message";
     private static final String TRAINER = "trainer";
 
     private final KubernetesClient admin;
     private final Sandbox sandbox;
+    private final PreflightHelper preflight;
     private final List<String> trainerLog;
     private final Duration runLength;
     private final Clock clock;
     /** Each played pod (by UID): when its trainer started, as this player first saw it Running. */
     private final Map<String, Instant> started = new HashMap<>();
 
-    public WorkloadPlayer(KubernetesClient admin, Sandbox sandbox, Path trainerLog, Duration runLength, Clock clock) {
+    public WorkloadPlayer(KubernetesClient admin, Sandbox sandbox, PreflightHelper preflight, Path trainerLog, Duration runLength, Clock clock) {
         this.admin = admin;
         this.sandbox = sandbox;
+        this.preflight = preflight;
         this.runLength = runLength;
         this.clock = clock;
         try (Stream<String> lines = Files.lines(trainerLog, StandardCharsets.ISO_8859_1)) {
@@ -63,7 +74,7 @@ public final class WorkloadPlayer {
         return home.resolve("testdata/logs").resolve(log);
     }
 
-    /** One look at the training pods: a log for each that started, the end of each whose run is over. */
+    /** One look at the training pods: the gate of each placed, a log for each that started, the end of each whose run is over. */
     public void playOnce() {
         Set<String> nodes = admin.nodes().withLabel(SandboxNodes.SANDBOX_LABEL, "true").list().getItems().stream()
                 .map(node -> node.getMetadata().getName()).collect(Collectors.toSet());
@@ -71,6 +82,10 @@ public final class WorkloadPlayer {
         Set<String> present = pods.stream().map(pod -> pod.getMetadata().getUid()).collect(Collectors.toSet());
         started.keySet().retainAll(present);
         for (Pod pod : pods) {
+            if (gateToPlay(pod, nodes)) {
+                playPreflight(pod);
+                continue;
+            }
             boolean running = pod.getStatus() != null && "Running".equals(pod.getStatus().getPhase());
             if (!running || pod.getMetadata().getDeletionTimestamp() != null || !nodes.contains(pod.getSpec().getNodeName())
                     || pod.getSpec().getContainers().stream().noneMatch(c -> c.getName().equals(TRAINER))) {
@@ -87,25 +102,74 @@ public final class WorkloadPlayer {
         }
     }
 
-    /** KWOK serves the file's lines as the container's log; it reads the kubelet's CRI format, a time and a stream first. */
+    /** A pod placed on a sandbox node, not started, whose preflight gate has no result yet. */
+    private static boolean gateToPlay(Pod pod, Set<String> nodes) {
+        Map<String, String> annotations = pod.getMetadata().getAnnotations();
+        return pod.getStatus() != null && "Pending".equals(pod.getStatus().getPhase()) && pod.getMetadata().getDeletionTimestamp() == null
+                && nodes.contains(pod.getSpec().getNodeName()) && gate(pod).isPresent()
+                && (annotations == null || !annotations.containsKey(PREFLIGHT_EXIT_CODE));
+    }
+
+    private static Optional<Container> gate(Pod pod) {
+        return pod.getSpec().getInitContainers().stream().filter(c -> c.getName().equals(PreflightPods.CONTAINER)).findFirst();
+    }
+
+    /** The gate's helper on the node's tree with the pod's own arguments; its figures go to the pod, its output to the log. */
+    private void playPreflight(Pod pod) {
+        Container gate = gate(pod).orElseThrow();
+        int devices = gate.getResources() == null || gate.getResources().getLimits() == null ? 0
+                : gate.getResources().getLimits().entrySet().stream().filter(limit -> limit.getKey().startsWith("rdma/"))
+                        .mapToInt(limit -> limit.getValue().getNumericalAmount().intValue()).sum();
+        Path root = sandbox.nodeRoot(pod.getSpec().getNodeName());
+        PreflightHelper.Outcome outcome = preflight.run(gate.getArgs(), root, devices > 0 ? devices : Integer.MAX_VALUE);
+        serveLog(pod, PreflightPods.CONTAINER, outcome.log().lines().toList());
+        try {
+            admin.pods().inNamespace(pod.getMetadata().getNamespace()).withName(pod.getMetadata().getName())
+                    .edit(p -> !p.getMetadata().getUid().equals(pod.getMetadata().getUid()) ? p
+                            : new PodBuilder(p).editMetadata().addToAnnotations(PREFLIGHT_EXIT_CODE, String.valueOf(outcome.exitCode()))
+                                    .addToAnnotations(PREFLIGHT_MESSAGE, outcome.message()).endMetadata().build());
+            LOG.info("pod {}/{} on {}: its preflight gate exits {}", pod.getMetadata().getNamespace(), pod.getMetadata().getName(),
+                    pod.getSpec().getNodeName(), outcome.exitCode());
+        } catch (KubernetesClientException e) {
+            LOG.warn("pod {}/{}: could not hand its preflight's result over: {}", pod.getMetadata().getNamespace(), pod.getMetadata().getName(),
+                    e.getMessage());
+        }
+    }
+
     private void serveTrainerLog(Pod pod) {
+        serveLog(pod, TRAINER, trainerLog);
+        LOG.info("pod {}/{} on {}: its trainer's log is served", pod.getMetadata().getNamespace(), pod.getMetadata().getName(),
+                pod.getSpec().getNodeName());
+    }
+
+    /**
+     * KWOK serves a file's lines as a container's log; it reads the kubelet's CRI format, a time and a stream first. The
+     * pod's one Logs object lists every container's file written so far.
+     */
+    private void serveLog(Pod pod, String container, List<String> lines) {
         String namespace = pod.getMetadata().getNamespace();
         String name = pod.getMetadata().getName();
-        Path file = sandbox.podLogs().resolve(namespace + "_" + name + "_" + pod.getMetadata().getUid() + "_" + TRAINER + ".log");
+        String prefix = namespace + "_" + name + "_" + pod.getMetadata().getUid() + "_";
+        List<Map<String, Object>> entries = new ArrayList<>();
         try {
-            Files.createDirectories(file.getParent());
+            Files.createDirectories(sandbox.podLogs());
             String stamp = clock.instant().toString();
-            Files.write(file, (Iterable<String>) trainerLog.stream().map(line -> stamp + " stdout F " + line)::iterator, StandardCharsets.ISO_8859_1);
+            Files.write(sandbox.podLogs().resolve(prefix + container + ".log"),
+                    (Iterable<String>) lines.stream().map(line -> stamp + " stdout F " + line)::iterator, StandardCharsets.ISO_8859_1);
+            try (Stream<Path> files = Files.list(sandbox.podLogs())) {
+                for (Path file : files.filter(f -> f.getFileName().toString().startsWith(prefix)).sorted().toList()) {
+                    String of = file.getFileName().toString().substring(prefix.length()).replaceFirst("\\.log$", "");
+                    entries.add(Map.of("containers", List.of(of), "logsFile", file.toString(), "follow", false));
+                }
+            }
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
         GenericKubernetesResource logs = new GenericKubernetesResourceBuilder().withApiVersion("kwok.x-k8s.io/v1alpha1").withKind("Logs")
                 .withNewMetadata().withName(name).withNamespace(namespace).endMetadata()
-                .addToAdditionalProperties("spec", Map.of("logs", List.of(Map.of("containers", List.of(TRAINER),
-                        "logsFile", file.toString(), "follow", false))))
+                .addToAdditionalProperties("spec", Map.of("logs", entries))
                 .build();
         admin.resource(logs).fieldManager(SandboxInstall.FIELD_MANAGER).forceConflicts().serverSideApply();
-        LOG.info("pod {}/{} on {}: its trainer's log is served", namespace, name, pod.getSpec().getNodeName());
     }
 
     private void exit(Pod pod) {
