@@ -26,6 +26,12 @@ public final class Names {
     /** Pod annotations written by the operator once the gang is placed, in topology order. */
     public static final String NODE_RANK_ANNOTATION = PREFIX + "node-rank";
     public static final String MASTER_ADDR_ANNOTATION = PREFIX + "master-addr";
+    /**
+     * Node labels {@code railyard fabric} writes: the InfiniBand leaf (or rail group) and the group of spines above it;
+     * Volcano's HyperNodes of tier 1 and 2 follow the same groups.
+     */
+    public static final String IB_LEAF_LABEL = PREFIX + "ib-leaf";
+    public static final String IB_SPINE_GROUP_LABEL = PREFIX + "ib-spine-group";
     /** Pod label: the pod's node rank (torchrun's --node-rank), for the agent's port attribution and the dashboards. */
     public static final String RANK_LABEL = PREFIX + "rank";
 

@@ -29,6 +29,7 @@ public class SchedulingSpec {
     @JsonPropertyDescription("Node label keys, outermost first (e.g. spine, leaf), that order the ranks once the gang is placed.")
     public List<String> topologyKeys;
 
-    @JsonPropertyDescription("Place the whole gang under one domain of a node label (scheduler kueue: its topology-aware scheduling).")
+    @JsonPropertyDescription("Place the whole gang under one domain of a node label: scheduler kueue (its topology-aware scheduling), or volcano"
+            + " (railyard.io/ib-leaf or railyard.io/ib-spine-group: one HyperNode of tier 1 or 2).")
     public TopologyRequest topology;
 }

@@ -55,6 +55,11 @@ final class Jobs {
      * The job's pods once {@code ranks} of them run and none of those is being deleted; the API server may be away
      * meanwhile (a failed look is looked again).
      */
+    /** The job with a topology request: the gang under one domain of {@code level}, Required or Preferred. */
+    static String topology(String job, String level, String mode) {
+        return job.replace("  scheduling:\n", "  scheduling:\n    topology: {level: " + level + ", mode: " + mode + "}\n");
+    }
+
     static List<Pod> awaitRunning(KubernetesClient client, String namespace, String job, int ranks, Duration within) {
         return Awaitility.await(ranks + " pods of " + job + " Running").atMost(within).ignoreExceptions().until(() -> pods(client, namespace, job)
                 .stream().filter(p -> "Running".equals(p.getStatus().getPhase()) && p.getMetadata().getDeletionTimestamp() == null).toList(),

@@ -163,31 +163,19 @@ class KueueIT {
 
     @Test
     void theFabricsLeavesPlaceARequiredGangUnderTheLeafWithRoomAndAPreferredOneAcrossWhenNoneHasRoom() {
-        // the labels and the Kueue Topology railyard fabric writes from the shipped ibsim fat-tree: 8 hosts, 4 under each of
-        // two leaves; here leaf rails-leaf-01 has 3 of its hosts, rails-leaf-03 all 4
-        String fabric = "testdata/ibsim/fattree/ibnetdiscover.txt";
-        Processes.Result labels = RailyardProcess.run(railyard.cluster, null, "fabric", "--ibnetdiscover", fabric, "--labels");
-        Processes.Result topology = RailyardProcess.run(railyard.cluster, null, "fabric", "--ibnetdiscover", fabric, "--kueue-topology");
-        assertThat(labels.exitCode()).as(labels.err()).isZero();
-        client.load(new java.io.ByteArrayInputStream(topology.out().getBytes(java.nio.charset.StandardCharsets.UTF_8))).serverSideApply();
-        Map<String, Map<String, String>> hosts = new java.util.TreeMap<>();
-        client.load(new java.io.ByteArrayInputStream(labels.out().getBytes(java.nio.charset.StandardCharsets.UTF_8))).items()
-                .forEach(node -> hosts.put(node.getMetadata().getName(), node.getMetadata().getLabels()));
-        assertThat(hosts).hasSize(8);
-        hosts.remove("gpu-node-04");
-        hosts.forEach((name, fabricLabels) -> {
-            java.util.Map<String, String> all = new java.util.HashMap<>(fabricLabels);
-            all.putAll(Map.of("railyard.io/rdma", "true", "nvidia.com/gpu.present", "true"));
-            KwokNodes.create(client, name, "kq-topo", all, Map.of("nvidia.com/gpu", "8", "rdma/rdma", "8"));
-        });
+        // the labels and the Kueue Topology railyard fabric writes from the shipped ibsim fat-tree; here leaf rails-leaf-01
+        // has 3 of its hosts, rails-leaf-03 all 4
+        FabricNodes fabric = new FabricNodes(railyard.cluster, "kq-topo");
+        fabric.apply("--kueue-topology");
+        Map<String, Map<String, String>> hosts = fabric.nodes("kq-topo", java.util.Set.of("kq-topo-04"));
         queue("kq-topo", 64, "railyard-infiniband");
 
-        railyard.submit(topology(Jobs.yaml(namespace, "rail", 4, "kq-topo", "kueue", "kq-topo"), "Required"));
+        railyard.submit(Jobs.topology(Jobs.yaml(namespace, "rail", 4, "kq-topo", "kueue", "kq-topo"), "railyard.io/ib-leaf", "Required"));
         List<Pod> rail = Jobs.awaitRunning(client, namespace, "rail", 4, Duration.ofSeconds(90));
         assertThat(rail).extracting(pod -> hosts.get(pod.getSpec().getNodeName()).get("railyard.io/ib-leaf")).as("the one leaf with room")
                 .containsOnly("rails-leaf-03");
 
-        railyard.submit(topology(Jobs.yaml(namespace, "strict", 4, "kq-topo", "kueue", "kq-topo"), "Required"));
+        railyard.submit(Jobs.topology(Jobs.yaml(namespace, "strict", 4, "kq-topo", "kueue", "kq-topo"), "railyard.io/ib-leaf", "Required"));
         Processes.Result status = Awaitility.await("strict waits, in Kueue's words").atMost(Duration.ofSeconds(60))
                 .until(() -> RailyardProcess.run(railyard.cluster, null, "status", "strict", "-n", namespace),
                         said -> said.out().contains("kueue: couldn't assign flavors"));
@@ -197,7 +185,7 @@ class KueueIT {
         client.resources(TrainingJob.class).inNamespace(namespace).withName("rail").delete();
         Awaitility.await("rail's pods gone").atMost(Duration.ofSeconds(60)).until(() -> Jobs.pods(client, namespace, "rail").isEmpty());
 
-        railyard.submit(topology(Jobs.yaml(namespace, "loose", 5, "kq-topo", "kueue", "kq-topo"), "Preferred"));
+        railyard.submit(Jobs.topology(Jobs.yaml(namespace, "loose", 5, "kq-topo", "kueue", "kq-topo"), "railyard.io/ib-leaf", "Preferred"));
         List<Pod> loose = Jobs.awaitRunning(client, namespace, "loose", 5, Duration.ofSeconds(90));
         assertThat(loose).extracting(pod -> hosts.get(pod.getSpec().getNodeName()).get("railyard.io/ib-leaf")).as("no leaf has 5: both")
                 .contains("rails-leaf-01", "rails-leaf-03");
@@ -229,10 +217,6 @@ class KueueIT {
     private static GenericKubernetesResource kueue(String kind, String name, Map<String, Object> spec) {
         return new GenericKubernetesResourceBuilder().withApiVersion(KUEUE).withKind(kind).withNewMetadata().withName(name).endMetadata()
                 .addToAdditionalProperties("spec", spec).build();
-    }
-
-    private static String topology(String job, String mode) {
-        return job.replace("  scheduling:\n", "  scheduling:\n    topology: {level: railyard.io/ib-leaf, mode: " + mode + "}\n");
     }
 
     private static String priority(String job, String priorityClass) {

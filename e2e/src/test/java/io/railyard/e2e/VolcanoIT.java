@@ -18,7 +18,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.extension.ExtendWith;
 
-/** Gangs placed by the real Volcano scheduler (v1.14.1) through the PodGroups the operator writes: all or nothing. */
+/**
+ * Gangs placed by the real Volcano scheduler (v1.14.1) through the PodGroups the operator writes: all or nothing, by
+ * queue, and within one HyperNode of those railyard fabric writes.
+ */
 @ExtendWith(RealCluster.class)
 @Order(9)
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
@@ -99,5 +102,41 @@ class VolcanoIT {
         Awaitility.await("first Succeeded").atMost(Duration.ofSeconds(60))
                 .until(() -> "Succeeded".equals(Jobs.get(client, namespace, "first").getStatus().phase));
         Jobs.awaitRunning(client, namespace, "second", 2, Duration.ofSeconds(90));
+    }
+
+    @Test
+    void theFabricsHyperNodesPlaceAHardGangUnderTheLeafWithRoomAndASoftOneAcrossWhenNoneHasRoom() {
+        // the HyperNodes railyard fabric writes from the shipped ibsim fat-tree; here leaf rails-leaf-01 has 3 of its hosts,
+        // rails-leaf-03 all 4
+        FabricNodes fabric = new FabricNodes(railyard.cluster, "vc-topo");
+        fabric.apply("--hyper-nodes");
+        Map<String, Map<String, String>> hosts = fabric.nodes("vc-topo", java.util.Set.of("vc-topo-04"));
+
+        railyard.submit(Jobs.topology(Jobs.yaml(namespace, "rail", 4, "vc-topo", "volcano"), "railyard.io/ib-leaf", "Required"));
+        List<Pod> rail = Jobs.awaitRunning(client, namespace, "rail", 4, Duration.ofSeconds(90));
+        assertThat(rail).extracting(pod -> hosts.get(pod.getSpec().getNodeName()).get("railyard.io/ib-leaf")).as("the one leaf with room")
+                .containsOnly("rails-leaf-03");
+
+        railyard.submit(Jobs.topology(Jobs.yaml(namespace, "strict", 3, "vc-topo", "volcano"), "railyard.io/ib-leaf", "Required"));
+        List<Pod> strict = Jobs.awaitRunning(client, namespace, "strict", 3, Duration.ofSeconds(90));
+        assertThat(strict).extracting(pod -> hosts.get(pod.getSpec().getNodeName()).get("railyard.io/ib-leaf")).as("the other leaf's 3")
+                .containsOnly("rails-leaf-01");
+        client.resources(TrainingJob.class).inNamespace(namespace).withName("strict").delete();
+        client.resources(TrainingJob.class).inNamespace(namespace).withName("rail").delete();
+        Awaitility.await("rail's and strict's pods gone").atMost(Duration.ofSeconds(60))
+                .until(() -> Jobs.pods(client, namespace, "rail").isEmpty() && Jobs.pods(client, namespace, "strict").isEmpty());
+
+        railyard.submit(Jobs.topology(Jobs.yaml(namespace, "wide", 5, "vc-topo", "volcano"), "railyard.io/ib-leaf", "Required"));
+        Awaitility.await("no pod of wide bound: no leaf has 5").pollDelay(HELD).atMost(HELD.plusSeconds(5))
+                .until(() -> Jobs.pods(client, namespace, "wide").size() == 5 && Jobs.bound(Jobs.pods(client, namespace, "wide")) == 0);
+        Processes.Result status = Awaitility.await("status says why, in Volcano's words").atMost(Duration.ofSeconds(30))
+                .until(() -> RailyardProcess.run(railyard.cluster, null, "status", "wide", "-n", namespace), said -> said.out().contains("volcano: "));
+        assertThat(status.out()).contains("0 of 5 pods have a node");
+        client.resources(TrainingJob.class).inNamespace(namespace).withName("wide").delete();
+
+        railyard.submit(Jobs.topology(Jobs.yaml(namespace, "loose", 5, "vc-topo", "volcano"), "railyard.io/ib-leaf", "Preferred"));
+        List<Pod> loose = Jobs.awaitRunning(client, namespace, "loose", 5, Duration.ofSeconds(90));
+        assertThat(loose).extracting(pod -> hosts.get(pod.getSpec().getNodeName()).get("railyard.io/ib-leaf")).as("no leaf has 5: both")
+                .contains("rails-leaf-01", "rails-leaf-03");
     }
 }

@@ -57,8 +57,10 @@ class WorkloadGangIT {
 
         Awaitility.await("no pod of whole bound while 3 nodes have room").pollDelay(HELD).atMost(HELD.plusSeconds(5))
                 .until(() -> Jobs.bound(Jobs.pods(client, namespace, "whole")) == 0);
-        Processes.Result status = RailyardProcess.run(railyard.cluster, null, "status", "whole", "-n", namespace);
-        assertThat(status.out()).contains("0 of 4 pods have a node");
+        Processes.Result status = Awaitility.await("status says why, in kube-scheduler's words").atMost(Duration.ofSeconds(30))
+                .until(() -> RailyardProcess.run(railyard.cluster, null, "status", "whole", "-n", namespace),
+                        said -> said.out().contains("kube-scheduler: "));
+        assertThat(status.out()).contains("0 of 4 pods have a node; kube-scheduler: ");
 
         KwokNodes.rdma(client, "kg-whole-4", "kg-whole");
         List<Pod> running = Jobs.awaitRunning(client, namespace, "whole", 4, Duration.ofSeconds(90));
@@ -99,5 +101,29 @@ class WorkloadGangIT {
         TrainingJobStatus.Restart restart = Jobs.get(client, namespace, "fault").getStatus().restartHistory.getFirst();
         assertThat(restart.cause + " " + restart.node).isEqualTo("Node " + bad);
         assertThat(restart.restartedInPlace).as("the healthy rank kept in place: the scheduler asked only for the other").isEqualTo(1);
+    }
+
+    @Test
+    void theFabricsLeavesPlaceAGangUnderTheLeafWithRoomAndNoneWhenNoLeafHasRoom() {
+        // the labels railyard fabric writes from the shipped ibsim fat-tree; here leaf rails-leaf-01 has 3 of its hosts,
+        // rails-leaf-03 all 4
+        Map<String, Map<String, String>> hosts = new FabricNodes(railyard.cluster, "kg-topo").nodes("kg-topo", java.util.Set.of("kg-topo-04"));
+
+        railyard.submit(Jobs.topology(Jobs.yaml(namespace, "rail", 4, "kg-topo", "kubernetes"), "railyard.io/ib-leaf", "Required"));
+        List<Pod> rail = Jobs.awaitRunning(client, namespace, "rail", 4, Duration.ofSeconds(90));
+        assertThat(rail).extracting(pod -> hosts.get(pod.getSpec().getNodeName()).get("railyard.io/ib-leaf")).as("the one leaf with room")
+                .containsOnly("rails-leaf-03");
+        assertThat(client.genericKubernetesResources("scheduling.k8s.io/v1beta1", "PodGroup").inNamespace(namespace).withName("rail").get()
+                .getAdditionalProperties().get("spec")).asString().contains("schedulingConstraints={topology=[{key=railyard.io/ib-leaf}]}");
+        client.resources(TrainingJob.class).inNamespace(namespace).withName("rail").delete();
+        Awaitility.await("rail's pods gone").atMost(Duration.ofSeconds(60)).until(() -> Jobs.pods(client, namespace, "rail").isEmpty());
+
+        railyard.submit(Jobs.topology(Jobs.yaml(namespace, "wide", 5, "kg-topo", "kubernetes"), "railyard.io/ib-leaf", "Required"));
+        Awaitility.await("no pod of wide bound: no leaf has 5").pollDelay(HELD).atMost(HELD.plusSeconds(5))
+                .until(() -> Jobs.pods(client, namespace, "wide").size() == 5 && Jobs.bound(Jobs.pods(client, namespace, "wide")) == 0);
+        Processes.Result status = Awaitility.await("status says why, in kube-scheduler's words").atMost(Duration.ofSeconds(30))
+                .until(() -> RailyardProcess.run(railyard.cluster, null, "status", "wide", "-n", namespace),
+                        said -> said.out().contains("kube-scheduler: "));
+        assertThat(status.out()).contains("0 of 5 pods have a node");
     }
 }

@@ -2,8 +2,10 @@ package io.railyard.operator.model;
 
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.railyard.api.DataVolume;
+import io.railyard.api.Names;
 import io.railyard.api.RdmaSpec;
 import io.railyard.api.SchedulingSpec;
+import io.railyard.api.TopologyRequest;
 import io.railyard.api.TrainingJob;
 import io.railyard.api.TrainingJobSpec;
 import java.util.ArrayList;
@@ -80,9 +82,20 @@ public final class JobValidation {
         if (spec.scheduling != null && spec.scheduling.scheduler == SchedulingSpec.Scheduler.KUEUE && spec.scheduling.queue == null) {
             errors.add("spec.scheduling.queue: is required with scheduler kueue (the LocalQueue's name)");
         }
-        if (spec.scheduling != null && spec.scheduling.topology != null && spec.scheduling.scheduler != SchedulingSpec.Scheduler.KUEUE) {
-            errors.add("spec.scheduling.topology: is placed by scheduler kueue only (Volcano places by the HyperNodes railyard fabric"
-                    + " writes); use scheduler kueue, or leave it out");
+        SchedulingSpec.Scheduler scheduler = spec.scheduling == null ? null : spec.scheduling.scheduler;
+        if (spec.scheduling != null && spec.scheduling.topology != null && (scheduler == null || scheduler == SchedulingSpec.Scheduler.DEFAULT)) {
+            errors.add("spec.scheduling.topology: is placed by a gang scheduler: kueue (its Topology), volcano (its HyperNodes) or"
+                    + " kubernetes (its PodGroup's topology constraint); name one, or leave it out");
+        }
+        if (scheduler == SchedulingSpec.Scheduler.KUBERNETES && spec.scheduling.topology != null
+                && spec.scheduling.topology.mode == TopologyRequest.Mode.PREFERRED) {
+            errors.add("spec.scheduling.topology.mode: scheduler kubernetes places a gang under one domain only as Required (its"
+                    + " topology constraint has no preference); use Required, or scheduler kueue for Preferred");
+        }
+        if (scheduler == SchedulingSpec.Scheduler.VOLCANO && spec.scheduling.topology != null && spec.scheduling.topology.level != null
+                && !PodGroupModel.HYPER_NODE_TIERS.containsKey(spec.scheduling.topology.level)) {
+            errors.add("spec.scheduling.topology.level: with scheduler volcano, " + Names.IB_LEAF_LABEL + " (HyperNode tier 1) or "
+                    + Names.IB_SPINE_GROUP_LABEL + " (tier 2), the tiers railyard fabric --hyper-nodes writes");
         }
         if (spec.scheduling != null && spec.scheduling.topology != null && (spec.scheduling.topology.level == null || spec.scheduling.topology.level.isBlank())) {
             errors.add("spec.scheduling.topology.level: is required (a node label such as railyard.io/ib-leaf)");

@@ -5,13 +5,20 @@ import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.volcano.api.model.scheduling.v1beta1.PodGroup;
 import io.fabric8.volcano.api.model.scheduling.v1beta1.PodGroupBuilder;
+import io.railyard.api.Names;
+import io.railyard.api.TopologyRequest;
 import io.railyard.api.TrainingJob;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
-/** Volcano's PodGroup: the gang is placed whole or not at all, with what it needs in total. */
+/**
+ * Volcano's PodGroup: the gang is placed whole or not at all, with what it needs in total, and, with a topology request,
+ * within one HyperNode of the tier the requested label stands for.
+ */
 final class PodGroupModel {
     static final String GROUP_NAME_ANNOTATION = "scheduling.k8s.io/group-name";
+    /** The HyperNode tier of each label railyard fabric writes: tier 1 per leaf or rail group, tier 2 per spine group. */
+    static final Map<String, Integer> HYPER_NODE_TIERS = Map.of(Names.IB_LEAF_LABEL, 1, Names.IB_SPINE_GROUP_LABEL, 2);
 
     private PodGroupModel() {}
 
@@ -30,7 +37,7 @@ final class PodGroupModel {
         }
         String queue = job.getSpec().scheduling == null ? null : job.getSpec().scheduling.queue;
         String priority = job.getSpec().scheduling == null ? null : job.getSpec().scheduling.priorityClassName;
-        return new PodGroupBuilder()
+        PodGroup group = new PodGroupBuilder()
                 .withMetadata(Ownership.metadata(job, settings.name()))
                 .withNewSpec()
                 .withMinMember(settings.spec().nodes)
@@ -39,6 +46,14 @@ final class PodGroupModel {
                 .withPriorityClassName(priority)
                 .endSpec()
                 .build();
+        TopologyRequest topology = job.getSpec().scheduling == null ? null : job.getSpec().scheduling.topology;
+        if (topology != null && HYPER_NODE_TIERS.containsKey(topology.level)) {
+            // Volcano's networkTopology (v1.12 and later); fabric8's model of the PodGroup predates it
+            group.getSpec().getAdditionalProperties().put("networkTopology", Map.of(
+                    "mode", topology.mode == TopologyRequest.Mode.PREFERRED ? "soft" : "hard",
+                    "highestTierAllowed", HYPER_NODE_TIERS.get(topology.level)));
+        }
+        return group;
     }
 
     /** A pod's requests as the scheduler counts them: its containers' together, or its largest init container's. */

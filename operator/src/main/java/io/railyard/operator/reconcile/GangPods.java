@@ -109,13 +109,15 @@ final class GangPods {
         return uncreated;
     }
 
-    static void create(KubernetesClient client, HasMetadata object) {
+    /** @return the object as the API server stored it, null when it was there already */
+    static HasMetadata create(KubernetesClient client, HasMetadata object) {
         try {
-            client.resource(object).create();
+            return client.resource(object).create();
         } catch (KubernetesClientException e) {
             if (e.getCode() != 409) {
                 throw e;
             }
+            return null;
         }
     }
 

@@ -157,7 +157,11 @@ public final class TrainingJobReconciler implements Reconciler<TrainingJob>, Cle
         if (job.getStatus() == null) {
             JobEvents.warnings(client, job, owned.warnings(), clock.instant());
         }
-        ownedObjects.ensure(context, job, owned.objects(), ChannelKey.needed(job, defaults));
+        Optional<String> dropped = ownedObjects.ensure(context, job, owned.objects(), ChannelKey.needed(job, defaults));
+        if (dropped.isPresent()) {
+            writer.fail("InvalidSpec", dropped.get());
+            return StatusPatch.of(job, before, status);
+        }
         String run = String.valueOf(status.restarts == null ? 0 : status.restarts);
         Map<Boolean, List<Pod>> byRun = cached.stream().collect(Collectors.partitioningBy(pod -> GangRuns.ofRun(pod, run)));
         List<Pod> pods = byRun.get(true);
@@ -239,7 +243,7 @@ public final class TrainingJobReconciler implements Reconciler<TrainingJob>, Cle
         }
         status.ranks = GangRanks.of(context, client, job, pods, gang);
         status.gpus = nodeCount * job.getSpec().gpusPerNode;
-        writer.observe(gang, SchedulerReason.of(context, planned));
+        writer.observe(gang, SchedulerReason.of(context, planned, pods));
         if (!spares.isEmpty() || SparePods.desired(job, defaults) > 0) { // a job without spares pays nothing for them
             Set<String> taken = PodExpectations.names(context.getSecondaryResources(Pod.class));
             status.spares = SparePool.keep(client, GangRuns.planned(job, status), defaults, spares, taken, status.phase, nodes, clock.instant());

@@ -44,16 +44,25 @@ class KueueGroupTest {
     }
 
     @Test
-    void aTopologyRequestIsKueuesAloneAndInPlaceIsRefusedForAKueueGang() {
-        TrainingJob volcano = Jobs.yaml("""
+    void aTopologyRequestNeedsAGangSchedulerAndInPlaceIsRefusedForAKueueGang() {
+        TrainingJob plain = Jobs.yaml("""
                 image: pytorch
                 script: train.py
                 nodes: 2
                 gpusPerNode: 8
-                scheduling: {scheduler: volcano, topology: {level: railyard.io/ib-leaf}}
+                scheduling: {topology: {level: railyard.io/ib-leaf}}
                 """);
-        assertThat(JobValidation.errors(volcano)).contains("spec.scheduling.topology: is placed by scheduler kueue only (Volcano"
-                + " places by the HyperNodes railyard fabric writes); use scheduler kueue, or leave it out");
+        TrainingJob rack = Jobs.yaml("""
+                image: pytorch
+                script: train.py
+                nodes: 2
+                gpusPerNode: 8
+                scheduling: {scheduler: volcano, topology: {level: topology.kubernetes.io/rack}}
+                """);
+        assertThat(JobValidation.errors(plain)).contains("spec.scheduling.topology: is placed by a gang scheduler: kueue (its Topology),"
+                + " volcano (its HyperNodes) or kubernetes (its PodGroup's topology constraint); name one, or leave it out");
+        assertThat(JobValidation.errors(rack)).contains("spec.scheduling.topology.level: with scheduler volcano, railyard.io/ib-leaf"
+                + " (HyperNode tier 1) or railyard.io/ib-spine-group (tier 2), the tiers railyard fabric --hyper-nodes writes");
         TrainingJob inPlace = job("");
         inPlace.getSpec().runPolicy = new io.railyard.api.RunPolicy();
         inPlace.getSpec().runPolicy.restartStrategy = io.railyard.api.RunPolicy.RestartStrategy.IN_PLACE;

@@ -244,6 +244,26 @@ class TrainingJobModelTest {
     }
 
     @Test
+    void aVolcanoGangWithATopologyRequestStaysWithinOneHyperNodeOfItsTier() {
+        PodGroup leaf = podGroup(yaml("{image: pytorch, script: t.py, nodes: 4, gpusPerNode: 8,"
+                + " scheduling: {scheduler: volcano, topology: {level: railyard.io/ib-leaf}}}"));
+        PodGroup spines = podGroup(yaml("{image: pytorch, script: t.py, nodes: 4, gpusPerNode: 8,"
+                + " scheduling: {scheduler: volcano, topology: {level: railyard.io/ib-spine-group, mode: Preferred}}}"));
+        PodGroup none = podGroup(yaml("{image: pytorch, script: t.py, nodes: 4, gpusPerNode: 8, scheduling: {scheduler: volcano}}"));
+
+        assertThat(leaf.getSpec().getAdditionalProperties()).containsEntry("networkTopology", Map.of("mode", "hard", "highestTierAllowed", 1));
+        assertThat(spines.getSpec().getAdditionalProperties()).containsEntry("networkTopology", Map.of("mode", "soft", "highestTierAllowed", 2));
+        assertThat(none.getSpec().getAdditionalProperties()).doesNotContainKey("networkTopology");
+        assertThat(io.fabric8.kubernetes.client.utils.Serialization.asYaml(leaf)).as("as render prints it")
+                .contains("  networkTopology:\n", "    highestTierAllowed: 1\n", "    mode: \"hard\"\n");
+    }
+
+    private static PodGroup podGroup(TrainingJob job) {
+        return TrainingJobModel.desired(job, OperatorDefaults.STANDARD).objects().stream().filter(PodGroup.class::isInstance)
+                .map(PodGroup.class::cast).findFirst().orElseThrow();
+    }
+
+    @Test
     void eightGpusWithTheDefaultOneRdmaDeviceIsWarnedAbout() {
         TrainingJob unset = yaml("{image: pytorch, script: t.py, nodes: 1, gpusPerNode: 8}");
         TrainingJob set = yaml("{image: pytorch, script: t.py, nodes: 1, gpusPerNode: 8, rdma: {devicesPerNode: 8}}");

@@ -56,4 +56,41 @@ class WorkloadGangModelTest {
         assertThat(WorkloadGangModel.servedBy("v1.37.2")).isTrue();
         assertThat(WorkloadGangModel.servedBy("1.36")).isFalse();
     }
+
+    @Test
+    void aTopologyRequestIsTheGroupsConstraintAndAClusterThatDropsItRefusesTheJob() {
+        TrainingJob leaf = Jobs.yaml("""
+                image: pytorch
+                script: train.py
+                nodes: 4
+                gpusPerNode: 8
+                scheduling: {scheduler: kubernetes, topology: {level: railyard.io/ib-leaf}}
+                """);
+        List<HasMetadata> objects = TrainingJobModel.desired(leaf, SERVED).objects();
+        GenericKubernetesResource workload = (GenericKubernetesResource) objects.stream().filter(o -> o.getKind().equals("Workload")).findFirst().orElseThrow();
+        GenericKubernetesResource group = (GenericKubernetesResource) objects.stream().filter(o -> o.getKind().equals("PodGroup")).findFirst().orElseThrow();
+        assertThat(Serialization.asJson(workload.getAdditionalProperties().get("spec")))
+                .contains("\"schedulingConstraints\":{\"topology\":[{\"key\":\"railyard.io/ib-leaf\"}]}");
+        assertThat(Serialization.asJson(group.getAdditionalProperties().get("spec")))
+                .contains("\"schedulingConstraints\":{\"topology\":[{\"key\":\"railyard.io/ib-leaf\"}]}");
+
+        // what a 1.37 API server returns with the gate TopologyAwareWorkloadScheduling off: the object, without the field
+        GenericKubernetesResource stored = Serialization.clone(group);
+        ((java.util.Map<?, ?>) stored.getAdditionalProperties().get("spec")).remove("schedulingConstraints");
+        assertThat(WorkloadGangModel.dropped(group, stored)).hasValueSatisfying(problem -> assertThat(problem).startsWith(
+                "spec.scheduling.topology: this cluster stored the PodGroup job without its topology constraint (kube-scheduler places"
+                        + " a gang under one domain only with the feature gate TopologyAwareWorkloadScheduling"));
+        assertThat(WorkloadGangModel.dropped(group, Serialization.clone(group))).isEmpty();
+        assertThat(WorkloadGangModel.dropped(group, null)).as("there already").isEmpty();
+
+        TrainingJob preferred = Jobs.yaml("""
+                image: pytorch
+                script: train.py
+                nodes: 4
+                gpusPerNode: 8
+                scheduling: {scheduler: kubernetes, topology: {level: railyard.io/ib-leaf, mode: Preferred}}
+                """);
+        assertThat(JobValidation.errors(preferred)).contains("spec.scheduling.topology.mode: scheduler kubernetes places a gang under one"
+                + " domain only as Required (its topology constraint has no preference); use Required, or scheduler kueue for Preferred");
+    }
 }
