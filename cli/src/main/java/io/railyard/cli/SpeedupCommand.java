@@ -159,7 +159,7 @@ final class SpeedupCommand implements Callable<Integer> {
             progress(err, "speedup " + run + ": " + names.size() + " nodes (" + withRdma.size() + " with " + resource + "), "
                     + rounds.stream().mapToInt(List::size).sum() + " pairs in " + rounds.size() + " rounds, " + hcas + " HCA(s) each");
             PodPairSweep.Plan plan = new PodPairSweep.Plan(namespace, CollectiveJobs.SPEEDUP_LABEL, run, "speedup", timeoutSeconds, keep,
-                    Duration.ofMillis(pollMillis), createRate);
+                    Duration.ofMillis(pollMillis), createRate, !hostNetwork);
             PodPairSweep sweep = new PodPairSweep(client, plan, (name, role, pair, serverAddress) -> pod(run, name, role, pair, serverAddress,
                     withRdma.contains(pair.client()) && withRdma.contains(pair.server()) ? hcas : 0), line -> progress(err, "speedup " + run + ": " + line));
             List<SpeedupPair> measured = sweep.run(rounds, (pair, server, clientPod) -> List.of(judge(pair, server, clientPod, podLogs)),

@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.networking.v1.NetworkPolicy;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.server.mock.EnableKubernetesMockClient;
 import io.railyard.api.Names;
@@ -88,6 +89,7 @@ class PreflightCommandTest {
         assertThat(json.path("nodes")).hasSize(16).allSatisfy(node -> assertThat(node.path("verdict").asText()).isEqualTo("ok"));
         assertThat(run.err()).as("no progress with -o json").isEmpty();
         assertThat(client.pods().inNamespace("ns").list().getItems()).as("every round's pods deleted").isEmpty();
+        assertThat(client.network().networkPolicies().inNamespace("ns").list().getItems()).as("the run's NetworkPolicy deleted").isEmpty();
         assertThat(labels("node-03")).as("nodes are labelled only when asked").doesNotContainKey(Names.PREFLIGHT_LABEL);
     }
 
@@ -267,8 +269,30 @@ class PreflightCommandTest {
         assertThat(clientPod.getMetadata().getAnnotations()).containsEntry(Names.PREFLIGHT_ROLE_ANNOTATION, "client")
                 .containsEntry(Names.PREFLIGHT_PEER_ANNOTATION, "node-01").containsEntry(Names.PREFLIGHT_HCA_ANNOTATION, "0");
         assertThat(clientPod.getSpec().getHostNetwork()).isTrue();
+        assertThat(client.network().networkPolicies().inNamespace("ns").list().getItems()).as("none on the host network").isEmpty();
         assertThat(clientPod.getSpec().getContainers().getFirst().getImage()).isEqualTo("registry.local/railyard:test");
         assertThat(clientPod.getSpec().getContainers().getFirst().getArgs()).startsWith("preflight-link", "--role=client").contains("--port-base=18515")
                 .anySatisfy(arg -> assertThat(arg).matches("--peer=10\\.1\\.0\\.\\d+"));
+    }
+
+    @Test
+    void onThePodNetworkTheRunsTestPortsTakeItsOwnPodsOnly() throws Exception {
+        PreflightCluster.nodes(client, 2, 1, "gpu");
+
+        CommandRun run = preflight("--selector", "gpu=true", "--keep");
+
+        assertThat(run.exitCode()).as(run.err()).isEqualTo(0);
+        String runId = client.pods().inNamespace("ns").list().getItems().getFirst().getMetadata().getLabels().get(Names.PREFLIGHT_LABEL);
+        NetworkPolicy policy = client.network().networkPolicies().inNamespace("ns").withName("preflight-" + runId).get();
+        assertThat(policy).as("kept with the pods").isNotNull();
+        assertThat(policy.getSpec().getPodSelector().getMatchLabels()).isEqualTo(Map.of(Names.PREFLIGHT_LABEL, runId));
+        assertThat(policy.getSpec().getPolicyTypes()).containsExactly("Ingress");
+        assertThat(policy.getSpec().getIngress()).singleElement().satisfies(rule -> {
+            assertThat(rule.getPorts()).as("every port").isEmpty();
+            assertThat(rule.getFrom()).singleElement().satisfies(from -> assertThat(from.getPodSelector().getMatchLabels())
+                    .isEqualTo(Map.of(Names.PREFLIGHT_LABEL, runId)));
+        });
+        assertThat(run.err()).contains("NetworkPolicy preflight-" + runId + ": the test ports take connections from this run's pods only");
+        client.network().networkPolicies().inNamespace("ns").delete();
     }
 }

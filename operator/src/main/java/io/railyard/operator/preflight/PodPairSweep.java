@@ -19,7 +19,8 @@ import java.util.function.Predicate;
 /**
  * Measurement pods between node pairs, a round at a time (preflight, speedup): server pods, then (once they have
  * addresses) client pods, then each pair judged from its two pods while they still exist, then the round's pods
- * deleted. The pods' state is read with one list per poll, by the run's label.
+ * deleted. The pods' state is read with one list per poll, by the run's label. On the pod network a NetworkPolicy
+ * ({@link SweepIsolation}) keeps other pods off the run's test ports while it lasts.
  */
 public final class PodPairSweep {
     /** The pod of one role of a pair; {@code serverAddress} is null for the server. */
@@ -35,8 +36,10 @@ public final class PodPairSweep {
     /**
      * @param label the label key that marks the run's pods, its value {@code run}
      * @param createRate pods created per second at most
+     * @param podNetwork whether the pods are on the pod network, where the run's NetworkPolicy closes them to other pods
      */
-    public record Plan(String namespace, String label, String run, String prefix, int timeoutSeconds, boolean keep, Duration poll, double createRate) {}
+    public record Plan(String namespace, String label, String run, String prefix, int timeoutSeconds, boolean keep, Duration poll, double createRate,
+            boolean podNetwork) {}
 
     private static final int CREATORS = 16;
 
@@ -57,11 +60,20 @@ public final class PodPairSweep {
      * @param okWords what the good ones are, in the progress line: "7 of 8 links ok"
      */
     public <R> List<R> run(List<List<Pairing.Pair>> rounds, Judge<R> judge, Predicate<R> ok, String okWords) throws InterruptedException {
-        List<R> results = new ArrayList<>();
-        for (int r = 0; r < rounds.size(); r++) {
-            results.addAll(round(r, rounds.size(), rounds.get(r), judge, ok, okWords));
+        if (plan.podNetwork()) {
+            SweepIsolation.create(client, plan).ifPresent(progress);
         }
-        return results;
+        try {
+            List<R> results = new ArrayList<>();
+            for (int r = 0; r < rounds.size(); r++) {
+                results.addAll(round(r, rounds.size(), rounds.get(r), judge, ok, okWords));
+            }
+            return results;
+        } finally {
+            if (plan.podNetwork() && !plan.keep()) {
+                SweepIsolation.delete(client, plan);
+            }
+        }
     }
 
     private <R> List<R> round(int r, int total, List<Pairing.Pair> pairs, Judge<R> judge, Predicate<R> ok, String okWords) throws InterruptedException {

@@ -27,7 +27,7 @@ public final class PreflightSweep {
         this.logs = logs;
         this.plan = plan;
         PodPairSweep.Plan sweep = new PodPairSweep.Plan(plan.namespace(), Names.PREFLIGHT_LABEL, plan.run(), "preflight",
-                plan.settings().timeoutSeconds(), plan.keep(), plan.poll(), plan.createRate());
+                plan.settings().timeoutSeconds(), plan.keep(), plan.poll(), plan.createRate(), !plan.settings().hostNetwork());
         this.pairs = new PodPairSweep(client, sweep, (name, role, pair, serverAddress) -> PreflightPods.pod(plan.namespace(), plan.run(), name,
                 role, role.equals(PreflightPods.SERVER) ? pair.server() : pair.client(),
                 role.equals(PreflightPods.SERVER) ? pair.client() : pair.server(), serverAddress, plan.settings()), progress);
