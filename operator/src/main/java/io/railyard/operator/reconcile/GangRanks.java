@@ -40,8 +40,10 @@ final class GangRanks {
                         .map(pod -> new RankOrder.Rank(index(pod), pod.getMetadata().getName(), pod.getSpec().getNodeName())).toList()
                 : RankOrder.of(pods, labels, keys);
         String master = keys.isEmpty() ? null : RankOrder.masterAddress(order, job.getMetadata().getName(), job.getMetadata().getNamespace());
+        Map<String, Pod> byName = new HashMap<>();
+        pods.forEach(pod -> byName.put(pod.getMetadata().getName(), pod));
         for (RankOrder.Rank rank : order) {
-            markRank(client, job, pods, rank, master);
+            markRank(client, job, byName.get(rank.pod()), rank, master);
         }
         return order.stream().map(rank -> {
             TrainingJobStatus.Rank entry = new TrainingJobStatus.Rank();
@@ -56,8 +58,7 @@ final class GangRanks {
      * Labels a pod with its rank (the agent's port attribution reads it) and, when the rank follows the topology
      * ({@code master} not null), writes the rank and master address its await-rank init container is waiting for. Once.
      */
-    private static void markRank(KubernetesClient client, TrainingJob job, List<Pod> pods, RankOrder.Rank rank, String master) {
-        Pod pod = pods.stream().filter(p -> p.getMetadata().getName().equals(rank.pod())).findFirst().orElseThrow();
+    private static void markRank(KubernetesClient client, TrainingJob job, Pod pod, RankOrder.Rank rank, String master) {
         String value = String.valueOf(rank.rank());
         Map<String, String> annotations = pod.getMetadata().getAnnotations() == null ? Map.of() : pod.getMetadata().getAnnotations();
         Map<String, String> labels = pod.getMetadata().getLabels() == null ? Map.of() : pod.getMetadata().getLabels();

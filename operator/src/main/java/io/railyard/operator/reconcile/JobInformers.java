@@ -81,8 +81,16 @@ final class JobInformers {
         if (context.eventSourceRetriever().getEventSourcesFor(object.getClass()).isEmpty()) { // a kind the cluster does not serve
             return null;
         }
-        return context.getSecondaryResources(object.getClass()).stream()
+        return context.getSecondaryResourcesAsStream(object.getClass())
                 .anyMatch(cached -> ((HasMetadata) cached).getMetadata().getName().equals(object.getMetadata().getName()));
+    }
+
+    /**
+     * The job's cached pods. Not {@code getSecondaryResources}, which collects them into a set and so hashes each pod
+     * whole, its managed fields too: two of those took most of a 1,024-node gang's reconcile (bench/real-cluster.sh).
+     */
+    static List<Pod> pods(Context<TrainingJob> context) {
+        return context.getSecondaryResourcesAsStream(Pod.class).toList();
     }
 
     /** A node from the cache of RDMA nodes. */

@@ -109,7 +109,7 @@ public final class TrainingJobReconciler implements Reconciler<TrainingJob>, Cle
     /** Sets when this job is due again with nothing changed; what was due by the start of this reconcile was seen by it. */
     private void scheduleNext(TrainingJob job, Context<TrainingJob> context, Instant reconciledAt) {
         String run = String.valueOf(job.getStatus() == null || job.getStatus().restarts == null ? 0 : job.getStatus().restarts);
-        List<Pod> pods = context.getSecondaryResources(Pod.class).stream().filter(pod -> GangRuns.ofRun(pod, run)).toList();
+        List<Pod> pods = JobInformers.pods(context).stream().filter(pod -> GangRuns.ofRun(pod, run)).toList();
         JobDeadlines.Kept kept = new JobDeadlines.Kept(stallWatch.lastRead(job), expectations.nextUnseen(key(job)), preflightDecidesAt.get(key(job)),
                 speedWatch.lastRead(job));
         Optional<Instant> next = JobDeadlines.next(job, pods, name -> JobInformers.node(context, name), kept, reconciledAt);
@@ -130,9 +130,9 @@ public final class TrainingJobReconciler implements Reconciler<TrainingJob>, Cle
         TrainingJobStatus before = job.getStatus() == null ? new TrainingJobStatus() : job.getStatus();
         TrainingJobStatus status = Serialization.clone(before);
         StatusWriter writer = new StatusWriter(status, generation(job), now());
-        List<Pod> cached = new ArrayList<>(context.getSecondaryResources(Pod.class));
-        List<Pod> spares = cached.stream().filter(SparePods::isSpare).toList();
-        cached.removeAll(spares);
+        Map<Boolean, List<Pod>> bySpare = JobInformers.pods(context).stream().collect(Collectors.partitioningBy(SparePods::isSpare));
+        List<Pod> spares = bySpare.get(true);
+        List<Pod> cached = bySpare.get(false);
         if ("Succeeded".equals(status.phase) || "Failed".equals(status.phase)) {
             return FinishedJobs.tidy(job, client, status, cached, spares, clock.instant());
         }
@@ -245,7 +245,7 @@ public final class TrainingJobReconciler implements Reconciler<TrainingJob>, Cle
         status.gpus = nodeCount * job.getSpec().gpusPerNode;
         writer.observe(gang, SchedulerReason.of(context, planned, pods));
         if (!spares.isEmpty() || SparePods.desired(job, defaults) > 0) { // a job without spares pays nothing for them
-            Set<String> taken = PodExpectations.names(context.getSecondaryResources(Pod.class));
+            Set<String> taken = PodExpectations.names(JobInformers.pods(context));
             status.spares = SparePool.keep(client, GangRuns.planned(job, status), defaults, spares, taken, status.phase, nodes, clock.instant());
         }
         if ("Running".equals(status.phase)) {
@@ -330,7 +330,7 @@ public final class TrainingJobReconciler implements Reconciler<TrainingJob>, Cle
     /** Writes the status now, through the operator's cache so that the next reconcile sees it, then deletes the pods. */
     private UpdateControl<TrainingJob> stopNow(TrainingJob job, Context<TrainingJob> context, TrainingJobStatus before, TrainingJobStatus status) {
         writeNow(job, context, before, status);
-        KueueGroups.end(context.getClient(), context.getSecondaryResources(Pod.class));
+        KueueGroups.end(context.getClient(), JobInformers.pods(context));
         GangPods.deletePods(context.getClient(), job);
         return UpdateControl.noUpdate();
     }
@@ -382,7 +382,7 @@ public final class TrainingJobReconciler implements Reconciler<TrainingJob>, Cle
         preflightDecidesAt.remove(key(job));
         ownedObjects.forget(job);
         dueTimes.set(ResourceID.fromResource(job), null);
-        KueueGroups.end(client, context.getSecondaryResources(Pod.class));
+        KueueGroups.end(client, JobInformers.pods(context));
         GangPods.deletePods(client, job);
         GangPods.deleteOwned(client, job);
         GangPods.releaseFinalizer(client, job, context.getControllerConfiguration().getFinalizerName());
