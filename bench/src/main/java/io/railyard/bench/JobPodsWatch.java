@@ -20,6 +20,8 @@ final class JobPodsWatch implements AutoCloseable {
     private final Map<String, String> attempts = new ConcurrentHashMap<>();
     /** Every pod the watch has shown, deleted or not. */
     private final Set<String> shown = ConcurrentHashMap.newKeySet();
+    /** When the watch last showed a pod deleted, System.nanoTime(); 0 before any. */
+    private volatile long lastDeletion;
     private final Watch watch;
 
     JobPodsWatch(KubernetesClient client, String namespace, String job) {
@@ -28,6 +30,7 @@ final class JobPodsWatch implements AutoCloseable {
             public void eventReceived(Action action, Pod pod) {
                 if (action == Action.DELETED) {
                     attempts.remove(pod.getMetadata().getName());
+                    lastDeletion = System.nanoTime();
                 } else {
                     attempts.put(pod.getMetadata().getName(), pod.getMetadata().getLabels().getOrDefault(Names.ATTEMPT_LABEL, ""));
                     shown.add(pod.getMetadata().getName());
@@ -56,6 +59,10 @@ final class JobPodsWatch implements AutoCloseable {
         while (shown.size() < count || !attempts.isEmpty()) {
             Thread.sleep(10);
         }
+    }
+
+    long lastDeletion() {
+        return lastDeletion;
     }
 
     @Override

@@ -58,10 +58,16 @@ public final class RealClusterBench {
                 GangRestartBench.awaitRunning(observer, job, largest, 0);
                 String node = observer.pods().inNamespace("bench").withName(job + "-1").get().getSpec().getNodeName();
                 Map<String, Long> before = cluster.requests.snapshot();
-                long start = System.nanoTime();
-                GangRestartBench.portDown(observer, node);
-                GangRestartBench.awaitCreated(observer, job, largest, 1);
-                double seconds = (System.nanoTime() - start) / 1e9;
+                long start;
+                double seconds;
+                double oldGone;
+                try (JobPodsWatch gang = new JobPodsWatch(observer, "bench", job)) { // when the last pod of the old run was gone
+                    start = System.nanoTime();
+                    GangRestartBench.portDown(observer, node);
+                    GangRestartBench.awaitCreated(observer, job, largest, 1);
+                    seconds = (System.nanoTime() - start) / 1e9;
+                    oldGone = gang.lastDeletion() == 0 ? 0 : (gang.lastDeletion() - start) / 1e9;
+                }
                 Map<String, Long> requests = RequestCounts.difference(cluster.requests.snapshot(), before);
                 double peer;
                 String peerWork;
@@ -73,9 +79,9 @@ public final class RealClusterBench {
                     peer = cluster.plainClientRecreates(GangRestartBench.job(job, POOL, largest), "peer-" + job, poolNodes(largest));
                     peerWork = "deleting, waiting out and creating again";
                 }
-                System.out.printf("%s, %d-node gang: node condition True -> every rank at the new attempt in %.2f s, requests %s;"
-                        + " a plain client %s %d pods 16 at a time: %.2f s; %.2f x%n", strategy, largest, seconds, requests, peerWork,
-                        largest, peer, seconds / peer);
+                System.out.printf("%s, %d-node gang: node condition True -> every rank at the new attempt in %.2f s (the last pod"
+                        + " deleted at %.2f s), requests %s; a plain client %s %d pods 16 at a time: %.2f s; %.2f x%n", strategy, largest,
+                        seconds, oldGone, requests, peerWork, largest, peer, seconds / peer);
                 remove(cluster, job, "peer-" + job);
                 portUp(observer, node);
             }
