@@ -29,7 +29,12 @@ final class UpWorkloadsCommand implements Callable<Integer> {
     public Integer call() throws InterruptedException {
         var sandbox = UpCommand.sandbox(dir);
         Path log = WorkloadPlayer.trainerLogOf(UpCommand.home(), shape);
-        try (KubernetesClient admin = KubeClients.connect(sandbox.kubeconfig())) {
+        // a client not asked anything yet: an API server slow to answer while the sandbox starts is tried again each look
+        KubernetesClient client = KubeClients.client(sandbox.kubeconfig());
+        if (client == null) {
+            throw new Railyard.UsageException("no cluster of railyard up in " + sandbox.dir() + ": its kubeconfig " + sandbox.kubeconfig() + " is missing");
+        }
+        try (KubernetesClient admin = client) {
             WorkloadPlayer player = new WorkloadPlayer(admin, sandbox, new PlayedPreflightLink(UpCommand.home()), log, Duration.ofSeconds(runSeconds), Clock.systemUTC());
             LOG.info("playing the training pods of {}: trainers log {}, each runs {} s", sandbox.dir(), log.getFileName(), runSeconds);
             while (!Thread.currentThread().isInterrupted()) {

@@ -38,7 +38,7 @@ class UpIT {
         Processes.Result stale = railyard(60, "down", "--dir", DIR.toString()); // an earlier run killed before its down
         Assertions.assertEquals(0, stale.exitCode(), stale.err());
         Instant began = Instant.now();
-        Processes.Result up = railyard(900, "up", "--dir", DIR.toString(), "--nodes", "16", "--run-seconds", "30");
+        Processes.Result up = railyard(900, "up", "--dir", DIR.toString(), "--nodes", "16", "--run-seconds", "15");
         Processes.Result down;
         try {
             Assertions.assertEquals(0, up.exitCode(), up.out() + up.err());

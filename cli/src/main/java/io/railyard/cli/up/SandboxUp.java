@@ -106,6 +106,9 @@ public final class SandboxUp {
             for (String node : nodes) {
                 await("the agent labels " + node, daemons, "agent-" + node, Duration.ofSeconds(90), () -> labelled(admin, node));
             }
+            if (!daemons.running("workloads")) {
+                throw new SandboxException("the workload player exited: see " + daemons.log("workloads") + "; railyard down cleans up");
+            }
         }
         Properties written = new Properties();
         written.setProperty("nodes", String.valueOf(settings.nodes()));
