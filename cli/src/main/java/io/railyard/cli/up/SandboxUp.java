@@ -29,6 +29,9 @@ public final class SandboxUp {
     /** How long it took, and a node and one of its HCAs, for the fault a user tries next. */
     public record Started(Duration took, String node, String hca) {}
 
+    /** Agents started together, each batch labelling its nodes before the next starts: each asks the API server once at its start. */
+    private static final int AGENTS_AT_ONCE = 4;
+
     private final Path home;
     private final Sandbox sandbox;
     private final Consumer<String> progress;
@@ -82,17 +85,9 @@ public final class SandboxUp {
                     + (extras.contains("volcano") ? ", Volcano queues " + needs.volcanoQueues() : "")
                     + (extras.contains("kueue") ? ", Kueue LocalQueues " + needs.kueueQueues() + " of ClusterQueue " + ExampleNeeds.CLUSTER_QUEUE : ""));
 
+            // the operator first, while the API server has time to answer it: it asks once at its start, and sixteen agents
+            // starting at once on two cores can keep an answer longer than that
             Daemons daemons = new Daemons(sandbox);
-            List<String> nodes = new ArrayList<>();
-            for (int i = 0; i < settings.nodes(); i++) {
-                String node = SandboxNodes.name(i);
-                Path root = sandbox.nodeRoot(node);
-                SandboxNodes.copyTree(shape, root);
-                SandboxNodes.create(admin, node, root);
-                daemons.start("agent-" + node, "160m", agentArgs(node, root, agentConfig));
-                nodes.add(node);
-            }
-            progress.accept(nodes.size() + " KWOK nodes of " + settings.shape() + ", each with its agent on its own tree: " + String.join(", ", nodes));
             List<String> operator = new ArrayList<>(List.of("operator", "--kubeconfig", operatorConfig.toString(),
                     "--leader-election-namespace", SandboxInstall.SYSTEM));
             if (!needs.hostPaths().isEmpty()) {
@@ -103,9 +98,21 @@ public final class SandboxUp {
                     "--node-shape", settings.shape(), "--run-seconds", String.valueOf(settings.runLength().toSeconds())));
             await("the operator leads (Lease railyard-operator)", daemons, "operator", Duration.ofSeconds(90),
                     () -> admin.leases().inNamespace(SandboxInstall.SYSTEM).withName(SandboxInstall.OPERATOR).get() != null);
-            for (String node : nodes) {
-                await("the agent labels " + node, daemons, "agent-" + node, Duration.ofSeconds(90), () -> labelled(admin, node));
+            List<String> nodes = new ArrayList<>();
+            for (int i = 0; i < settings.nodes(); i++) {
+                String node = SandboxNodes.name(i);
+                Path root = sandbox.nodeRoot(node);
+                SandboxNodes.copyTree(shape, root);
+                SandboxNodes.create(admin, node, root);
+                daemons.start("agent-" + node, "160m", agentArgs(node, root, agentConfig));
+                nodes.add(node);
+                if (nodes.size() % AGENTS_AT_ONCE == 0 || i == settings.nodes() - 1) { // a few JVMs starting at a time on few cores
+                    for (String started : nodes.subList((nodes.size() - 1) / AGENTS_AT_ONCE * AGENTS_AT_ONCE, nodes.size())) {
+                        await("the agent labels " + started, daemons, "agent-" + started, Duration.ofSeconds(90), () -> labelled(admin, started));
+                    }
+                }
             }
+            progress.accept(nodes.size() + " KWOK nodes of " + settings.shape() + ", each with its agent on its own tree: " + String.join(", ", nodes));
             if (!daemons.running("workloads")) {
                 throw new SandboxException("the workload player exited: see " + daemons.log("workloads") + "; railyard down cleans up");
             }
