@@ -156,10 +156,10 @@ public final class WorkloadPlayer {
             String stamp = clock.instant().toString();
             Files.write(sandbox.podLogs().resolve(prefix + container + ".log"),
                     (Iterable<String>) lines.stream().map(line -> stamp + " stdout F " + line)::iterator, StandardCharsets.ISO_8859_1);
-            try (Stream<Path> files = Files.list(sandbox.podLogs())) {
-                for (Path file : files.filter(f -> f.getFileName().toString().startsWith(prefix)).sorted().toList()) {
-                    String of = file.getFileName().toString().substring(prefix.length()).replaceFirst("\\.log$", "");
-                    entries.add(Map.of("containers", List.of(of), "logsFile", file.toString(), "follow", false));
+            for (String played : List.of(PreflightPods.CONTAINER, TRAINER)) { // the containers this player writes logs for
+                Path file = sandbox.podLogs().resolve(prefix + played + ".log");
+                if (Files.exists(file)) {
+                    entries.add(Map.of("containers", List.of(played), "logsFile", file.toString(), "follow", false));
                 }
             }
         } catch (IOException e) {
